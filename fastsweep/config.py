@@ -1,0 +1,255 @@
+"""Validation of user arguments into a :class:`GameConfig` (the only place that does it).
+
+Every public entry point (``run``, ``play``, ``sweep``, the CLI) builds its games through
+:func:`make_config`, so a bad argument always gets the same clear ``ValueError`` naming
+the argument and what is allowed.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .agents import AGENTS, agent_id
+
+MAX_CELLS = 4_000_000  # per-game state is ~30 bytes a cell; beyond this, batches get slow
+RULES = ("keep-going", "classic")
+FIRST_CLICKS = ("any", "safe", "zero")
+FIRST_CELLS = ("corner", "center", "random")
+MAX_SEED = 2**64 - 1
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """One board configuration plus one agent: everything a batch of games needs."""
+
+    agent: str
+    height: int
+    width: int
+    mines: int
+    rules: str = "keep-going"
+    first_click: str = "any"
+    first_cell: object = "random"  # "corner" | "center" | "random" | (row, col)
+    mine_count: bool = False
+    layout: np.ndarray | None = field(default=None, compare=False, repr=False)
+    prior: float = 0.5
+    budget: int = 0
+
+    @property
+    def cells(self) -> int:
+        return self.height * self.width
+
+    def first_cell_index(self) -> int:
+        """Flat index of the opening cell, or -1 for a random one."""
+        fc = self.first_cell
+        if fc == "random":
+            return -1
+        if fc == "corner":
+            return 0
+        if fc == "center":
+            return (self.height // 2) * self.width + self.width // 2
+        r, c = fc
+        return r * self.width + c
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, numbers.Integral) and not isinstance(x, bool)
+
+
+def parse_size(size) -> tuple[int, int]:
+    """``d`` (square), ``(H, W)`` or a string ``"d"`` / ``"HxW"`` -> (H, W)."""
+    if isinstance(size, str):
+        parts = size.lower().replace(" ", "").split("x")
+        try:
+            vals = [int(p) for p in parts]
+        except ValueError:
+            raise ValueError(f"size: expected an integer d or 'HxW', got {size!r}") from None
+        if len(vals) == 1:
+            size = vals[0]
+        elif len(vals) == 2:
+            size = tuple(vals)
+        else:
+            raise ValueError(f"size: expected an integer d or 'HxW', got {size!r}")
+    if _is_int(size):
+        h = w = int(size)
+    elif isinstance(size, (tuple, list)) and len(size) == 2 and all(_is_int(v) for v in size):
+        h, w = int(size[0]), int(size[1])
+    else:
+        raise ValueError(f"size: expected an integer d or a pair (H, W) of integers, got {size!r}")
+    if h < 1 or w < 1:
+        raise ValueError(f"size: height and width must be >= 1, got {h}x{w}")
+    if h * w > MAX_CELLS:
+        raise ValueError(
+            f"size: {h}x{w} = {h * w} cells is too large; at most {MAX_CELLS} cells per board")
+    return h, w
+
+
+def parse_layout(layout, h, w) -> np.ndarray:
+    """Boolean H x W array or list of (row, col) mine positions -> flat uint8 array."""
+    if isinstance(layout, np.ndarray) and layout.ndim == 2:
+        if layout.shape != (h, w):
+            raise ValueError(f"layout: shape {layout.shape} does not match the board {h}x{w}")
+        if layout.dtype != bool and not np.all(np.isin(layout, (0, 1))):
+            raise ValueError("layout: a 2-D layout must be boolean (or 0/1)")
+        return np.ascontiguousarray(layout, dtype=np.uint8).ravel()
+    try:
+        cells = [tuple(p) for p in layout]
+    except TypeError:
+        raise ValueError("layout: expected an H x W boolean array or a list of (row, col)") from None
+    flat = np.zeros(h * w, np.uint8)
+    for p in cells:
+        if len(p) != 2 or not all(_is_int(v) for v in p):
+            raise ValueError(f"layout: expected (row, col) integer pairs, got {p!r}")
+        r, c = p
+        if not (0 <= r < h and 0 <= c < w):
+            raise ValueError(f"layout: mine {p} is off the {h}x{w} board")
+        if flat[r * w + c]:
+            raise ValueError(f"layout: mine {p} is listed twice")
+        flat[r * w + c] = 1
+    return flat
+
+
+def resolve_mines(mines, density, cells) -> int:
+    """Exactly one of ``mines`` (int in [0, cells]) or ``density`` (in [0, 1])."""
+    if (mines is None) == (density is None):
+        raise ValueError("mines/density: give exactly one of mines=M or density=rho")
+    if mines is not None:
+        if not _is_int(mines):
+            raise ValueError(f"mines: expected an integer, got {mines!r}")
+        if mines < 0 or mines > cells:
+            raise ValueError(f"mines: must be between 0 and {cells} (cells on the board), got {mines}")
+        return int(mines)
+    if not isinstance(density, numbers.Real) or isinstance(density, bool):
+        raise ValueError(f"density: expected a number in [0, 1], got {density!r}")
+    if math.isnan(density) or not 0.0 <= density <= 1.0:
+        raise ValueError(f"density: must be in [0, 1], got {density!r}")
+    return int(round(density * cells))
+
+
+def parse_first_cell(first_cell, h, w):
+    if first_cell in FIRST_CELLS:
+        return first_cell
+    if isinstance(first_cell, str):
+        parts = first_cell.replace(" ", "").strip("()").split(",")
+        try:
+            first_cell = tuple(int(p) for p in parts)
+        except ValueError:
+            raise ValueError(
+                f"first_cell: expected one of {', '.join(FIRST_CELLS)} or 'row,col', "
+                f"got {first_cell!r}") from None
+    if (isinstance(first_cell, (tuple, list)) and len(first_cell) == 2
+            and all(_is_int(v) for v in first_cell)):
+        r, c = int(first_cell[0]), int(first_cell[1])
+        if not (0 <= r < h and 0 <= c < w):
+            raise ValueError(
+                f"first_cell: ({r}, {c}) is off the {h}x{w} board (rows 0..{h - 1}, cols 0..{w - 1})")
+        return (r, c)
+    raise ValueError(
+        f"first_cell: expected one of {', '.join(FIRST_CELLS)} or a (row, col) pair, got {first_cell!r}")
+
+
+def _check_first_click(cfg: GameConfig, nbr_count) -> None:
+    """Fail early when the first-click rule cannot be honoured."""
+    if cfg.first_click == "any":
+        return
+    n = cfg.cells
+    fc = cfg.first_cell_index()
+    if cfg.layout is None:
+        # worst case over openings: an interior cell excludes 9 cells for 'zero'
+        if fc >= 0:
+            excl = 1 if cfg.first_click == "safe" else 1 + nbr_count(fc)
+        else:
+            excl = 1 if cfg.first_click == "safe" else min(9, n)
+        if cfg.mines > n - excl:
+            raise ValueError(
+                f"first_click: rule {cfg.first_click!r} needs {excl} mine-free cells, so mines must "
+                f"be at most {n - excl} on a {cfg.height}x{cfg.width} board (got {cfg.mines}); "
+                f"use first_click='any' or fewer mines")
+        return
+    lay = cfg.layout.reshape(cfg.height, cfg.width)
+
+    def ok(r, c):
+        if cfg.first_click == "safe":
+            return not lay[r, c]
+        return not lay[max(r - 1, 0):r + 2, max(c - 1, 0):c + 2].any()
+
+    if fc >= 0:
+        r, c = divmod(fc, cfg.width)
+        if not ok(r, c):
+            raise ValueError(
+                f"first_click: the layout breaks rule {cfg.first_click!r} at the first cell ({r}, {c})")
+    elif not any(ok(r, c) for r in range(cfg.height) for c in range(cfg.width)):
+        raise ValueError(f"first_click: no cell of the layout satisfies rule {cfg.first_click!r}")
+
+
+def make_config(agent, size, mines=None, density=None, rules="keep-going", first_click=None,
+                first_cell=None, mine_count=False, layout=None, prior=0.5, budget=0) -> GameConfig:
+    """Validate user arguments; see :func:`fastsweep.run` for their meaning."""
+    if not isinstance(agent, str) or agent not in AGENTS:
+        raise ValueError(f"agent: unknown agent {agent!r}; known agents: {', '.join(AGENTS)}")
+    if rules not in RULES:
+        raise ValueError(f"rules: unknown rules {rules!r}; allowed: {', '.join(RULES)}")
+    h, w = parse_size(size)
+    n = h * w
+    lay = None
+    if layout is not None:
+        if mines is not None or density is not None:
+            raise ValueError("mines/density: do not give mines or density with an explicit layout")
+        lay = parse_layout(layout, h, w)
+        m = int(lay.sum())
+    else:
+        m = resolve_mines(mines, density, n)
+    if first_click is None:
+        first_click = "safe" if rules == "classic" else "any"
+    if first_click not in FIRST_CLICKS:
+        raise ValueError(f"first_click: unknown rule {first_click!r}; allowed: {', '.join(FIRST_CLICKS)}")
+    if first_cell is None:
+        first_cell = "corner" if rules == "classic" else "random"
+    first_cell = parse_first_cell(first_cell, h, w)
+    if not isinstance(mine_count, (bool, np.bool_)):
+        raise ValueError(f"mine_count: expected True or False, got {mine_count!r}")
+    if not isinstance(prior, numbers.Real) or math.isnan(prior) or not 0.0 < prior < 1.0:
+        raise ValueError(f"prior: must be a number strictly between 0 and 1, got {prior!r}")
+    if not _is_int(budget) or budget < 0:
+        raise ValueError(f"budget: must be an integer >= 0 (0 = the agent's default), got {budget!r}")
+    cfg = GameConfig(agent=agent, height=h, width=w, mines=m, rules=rules, first_click=first_click,
+                     first_cell=first_cell, mine_count=bool(mine_count), layout=lay,
+                     prior=float(prior), budget=int(budget))
+
+    def nbr_count(cell):
+        r, c = divmod(cell, w)
+        return (min(r + 1, h - 1) - max(r - 1, 0) + 1) * (min(c + 1, w - 1) - max(c - 1, 0) + 1) - 1
+
+    _check_first_click(cfg, nbr_count)
+    return cfg
+
+
+def check_seed(seed) -> int:
+    if not _is_int(seed) or not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"seed: must be an integer in [0, 2**64 - 1], got {seed!r}")
+    return int(seed)
+
+
+def check_games(games, name="games") -> int:
+    if not _is_int(games) or games < 1:
+        raise ValueError(f"{name}: must be an integer >= 1, got {games!r}")
+    return int(games)
+
+
+def agent_params(cfg: GameConfig):
+    """The (int64 params, float64 fparams) arrays the kernels take."""
+    from .kernels import game as kg
+
+    params = np.zeros(kg.P_LEN, np.int64)
+    params[kg.P_RULES] = kg.RULES_CLASSIC if cfg.rules == "classic" else kg.RULES_KEEP_GOING
+    params[kg.P_FIRST_CLICK] = FIRST_CLICKS.index(cfg.first_click)
+    params[kg.P_FIRST_CELL] = cfg.first_cell_index()
+    params[kg.P_MINES] = cfg.mines
+    params[kg.P_AGENT] = agent_id(cfg.agent)
+    params[kg.P_MINE_COUNT] = int(cfg.mine_count)
+    params[kg.P_BUDGET] = cfg.budget
+    fparams = np.zeros(kg.F_LEN, np.float64)
+    fparams[kg.F_PRIOR] = cfg.prior
+    return params, fparams

@@ -1,0 +1,1 @@
+"""Numba kernels (numpy + numba only). Private: call them through the wrappers in fastsweep."""

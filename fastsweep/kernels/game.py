@@ -1,0 +1,212 @@
+"""The game loop and the batch runner: many games of one configuration per compiled call.
+
+A configuration is passed as a small int64 array ``params`` (indices ``P_*``) plus a
+float64 array ``fparams`` (``F_*``), so adding a rule or option does not change any
+kernel signature. Results come back as an int64 table (columns ``OUT_*``) and per-game
+wall-clock seconds.
+"""
+import time
+
+import numpy as np
+from numba import njit, objmode
+
+from .board import game_rng, place_mines, shuffle_order
+from .env import (
+    A_GUESS, C_APPROX, C_DET, C_FLAG, C_GUESS, C_MINES, C_MOVES, C_REV, C_SAFE_DET, C_TRACE,
+    C_WRONG_FLAG, F_CLUE, F_MINE, F_NBR, F_NNB, F_ORDER, F_ST, F_TA, F_TCELL, F_TKIND,
+    F_TOUT, F_TREF, F_TWHY, R_FIRST, act, hidden_left, new_state, reset_state,
+)
+from .local import apply_mine_count, drain_local
+from .policies import new_workspace, next_move
+
+RULES_KEEP_GOING = 0
+RULES_CLASSIC = 1
+FIRST_ANY = 0
+FIRST_SAFE = 1
+FIRST_ZERO = 2
+
+P_RULES = 0
+P_FIRST_CLICK = 1
+P_FIRST_CELL = 2  # -1: random (first cell of the guess order)
+P_MINES = 3
+P_AGENT = 4
+P_MINE_COUNT = 5
+P_BUDGET = 6  # work budget of exact analyses (agent-specific meaning)
+P_LEN = 7
+
+F_PRIOR = 0
+F_LEN = 1
+
+OUT_FLAGGED = 0
+OUT_DETONATED = 1
+OUT_REVEALED = 2
+OUT_GUESSES = 3
+OUT_MOVES = 4
+OUT_WON = 5
+OUT_WRONG_FLAGS = 6
+OUT_SAFE_DETONATIONS = 7
+OUT_APPROX = 8
+OUT_MINES = 9
+OUT_LEN = 10
+
+
+@njit(cache=True)
+def _first_cell(S, params, layout):
+    """The opening cell: fixed, or the first cell of the guess order (that the
+    first-click rule allows, when the layout is given and cannot be re-drawn)."""
+    fc = params[P_FIRST_CELL]
+    if fc >= 0:
+        return fc
+    rule = params[P_FIRST_CLICK]
+    if layout.shape[0] == 0 or rule == FIRST_ANY:
+        return S[0, F_ORDER]
+    for i in range(S.shape[0] - 1):
+        c = S[i, F_ORDER]
+        if layout[c] == 1:
+            continue
+        if rule == FIRST_ZERO:
+            ok = True
+            for k in range(S[c, F_NNB]):
+                if layout[S[c, F_NBR + k]] == 1:
+                    ok = False
+            if not ok:
+                continue
+        return c
+    return -1  # the wrapper has checked that some cell qualifies
+
+
+@njit(cache=True)
+def setup_game(S, params, layout, seed, game, excluded, pool):
+    """Draw the guess order and the mines of game ``game``; return the opening cell.
+
+    Two independent streams (order, mines) so that a game's guess order does not depend
+    on the rules or the mine count: agents and configurations share their luck.
+    """
+    n = S.shape[0] - 1
+    shuffle_order(game_rng(seed, game, 0), S, F_ORDER, n)
+    first = _first_cell(S, params, layout)
+    if layout.shape[0] > 0:
+        m = 0
+        for i in range(n):
+            S[i, F_MINE] = layout[i]
+            m += layout[i]
+    else:
+        m = params[P_MINES]
+        excluded[:] = 0
+        rule = params[P_FIRST_CLICK]
+        if rule != FIRST_ANY:
+            excluded[first] = 1
+            if rule == FIRST_ZERO:
+                for k in range(S[first, F_NNB]):
+                    excluded[S[first, F_NBR + k]] = 1
+        place_mines(game_rng(seed, game, 1), S, F_MINE, m, excluded, pool)
+    for i in range(n):
+        S[i, F_CLUE] = 0
+    for i in range(n):  # clues by scattering from the mines: M*8 adds, not N*8 loads
+        if S[i, F_MINE] == 1:
+            for k in range(S[i, F_NNB]):
+                S[S[i, F_NBR + k], F_CLUE] += 1
+    reset_state(S)
+    S[n, C_MINES] = m
+    return first
+
+
+@njit(cache=True)
+def play_game(S, trp, params, fparams, layout, seed, game, excluded, pool, ws):
+    """Play one whole game; the final state stays in ``S``."""
+    first = setup_game(S, params, layout, seed, game, excluded, pool)
+    n = S.shape[0] - 1
+    classic = params[P_RULES] == RULES_CLASSIC
+    agent = params[P_AGENT]
+    mine_count = params[P_MINE_COUNT] != 0
+    act(S, first, A_GUESS, R_FIRST, -1, n)
+    while True:
+        if classic and S[n, C_DET] > 0:
+            break
+        drain_local(S, classic)
+        if classic and S[n, C_DET] > 0:
+            break
+        if hidden_left(S) == 0:
+            break
+        if classic and S[n, C_REV] == n - S[n, C_MINES]:
+            break  # won: every safe cell revealed
+        if mine_count and apply_mine_count(S, classic) > 0:
+            continue
+        next_move(S, trp, agent, mine_count, fparams[F_PRIOR], params[P_BUDGET], ws, classic)
+
+
+@njit(cache=True)
+def summarize(S, out, i):
+    n = S.shape[0] - 1
+    out[i, OUT_FLAGGED] = S[n, C_FLAG]
+    out[i, OUT_DETONATED] = S[n, C_DET]
+    out[i, OUT_REVEALED] = S[n, C_REV]
+    out[i, OUT_GUESSES] = S[n, C_GUESS]
+    out[i, OUT_MOVES] = S[n, C_MOVES]
+    out[i, OUT_WON] = 1 if S[n, C_DET] == 0 else 0
+    out[i, OUT_WRONG_FLAGS] = S[n, C_WRONG_FLAG]
+    out[i, OUT_SAFE_DETONATIONS] = S[n, C_SAFE_DET]
+    out[i, OUT_APPROX] = S[n, C_APPROX]
+    out[i, OUT_MINES] = S[n, C_MINES]
+
+
+@njit(cache=True)
+def _clock():
+    with objmode(t="float64"):
+        t = time.perf_counter()
+    return t
+
+
+@njit(cache=True)
+def play_batch(h, w, params, fparams, layout, seed, first_game, games, out, secs,
+               final_st, final_mine):
+    """Play games first_game .. first_game+games-1; row i of ``out`` is game first_game+i.
+
+    ``final_st`` / ``final_mine`` are (games, N) arrays to keep each final board, or
+    (0, 0) arrays to skip that (tests use them to check invariants).
+    """
+    S = new_state(h, w)
+    n = h * w
+    trp = np.zeros(0, np.float64)
+    excluded = np.zeros(n, np.uint8)
+    pool = np.zeros(n, np.int32)
+    ws = new_workspace(n)
+    keep = final_st.shape[0] > 0
+    for i in range(games):
+        t0 = _clock()
+        play_game(S, trp, params, fparams, layout, seed, first_game + i, excluded, pool, ws)
+        secs[i] = _clock() - t0
+        summarize(S, out, i)
+        if keep:
+            for c in range(n):
+                final_st[i, c] = S[c, F_ST]
+                final_mine[i, c] = S[c, F_MINE]
+
+
+@njit(cache=True)
+def play_traced(h, w, params, fparams, layout, seed, game, moves, probs, final, out):
+    """Play one game recording every move.
+
+    ``moves`` int32 (N, 6): kind, cell, outcome, reason, ref, a of each move (rows beyond
+    the move count untouched); ``probs`` float64 (N): probability of probability guesses;
+    ``final`` int32 (3, N): final state, mines and true clues.
+    """
+    S = new_state(h, w)
+    n = h * w
+    S[n, C_TRACE] = 1
+    excluded = np.zeros(n, np.uint8)
+    pool = np.zeros(n, np.int32)
+    ws = new_workspace(n)
+    play_game(S, probs, params, fparams, layout, seed, game, excluded, pool, ws)
+    summarize(S, out, 0)
+    for m in range(S[n, C_MOVES]):
+        moves[m, 0] = S[m, F_TKIND]
+        moves[m, 1] = S[m, F_TCELL]
+        moves[m, 2] = S[m, F_TOUT]
+        moves[m, 3] = S[m, F_TWHY]
+        moves[m, 4] = S[m, F_TREF]
+        moves[m, 5] = S[m, F_TA]
+    for c in range(n):
+        final[0, c] = S[c, F_ST]
+        final[1, c] = S[c, F_MINE]
+        final[2, c] = S[c, F_CLUE]

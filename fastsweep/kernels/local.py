@@ -1,0 +1,67 @@
+"""Single-clue rules (the assignment's basic agent) and the mine-count rules.
+
+For a revealed cell with clue k, n neighbours, h hidden, m known-mine and s known-safe
+neighbours:
+
+* k - m == h            -> every hidden neighbour is a mine (flag them);
+* (n - k) - s == h      -> every hidden neighbour is safe (reveal them).
+
+Rules run from a work list of cells whose neighbourhood changed, so a move costs
+O(neighbours), never a board scan. Both rules are sound, and their closure does not
+depend on the order they fire in, so every agent runs them first as a cheap pre-pass.
+"""
+from numba import njit
+
+from .env import (
+    A_FLAG, A_REVEAL, C_DET, C_FLAG, C_MINES, F_CLUE, F_HID, F_KMN, F_NBR, F_NNB, F_ST,
+    HIDDEN, R_CLUE_MINES, R_CLUE_SAFE, R_COUNT_MINES, R_COUNT_SAFE, REVEALED, act,
+    hidden_left, pop,
+)
+
+
+@njit(cache=True)
+def drain_local(S, stop_on_detonation):
+    """Apply the single-clue rules until no revealed cell triggers one.
+
+    Returns False if a detonation happened and ``stop_on_detonation`` (classic rules);
+    a detonation here would mean an unsound rule, and ``act`` counts it.
+    """
+    while True:
+        c = pop(S)
+        if c < 0:
+            return True
+        h = S[c, F_HID]
+        if h == 0 or S[c, F_ST] != REVEALED:
+            continue
+        k = S[c, F_CLUE]
+        m = S[c, F_KMN]
+        if k - m == h:
+            for j in range(S[c, F_NNB]):
+                d = S[c, F_NBR + j]
+                if S[d, F_ST] == HIDDEN:
+                    act(S, d, A_FLAG, R_CLUE_MINES, c, h)
+        elif m == k:  # (n - k) - s == h with s = n - h - m known-safe neighbours
+            for j in range(S[c, F_NNB]):
+                d = S[c, F_NBR + j]
+                if S[d, F_ST] == HIDDEN:
+                    if act(S, d, A_REVEAL, R_CLUE_SAFE, c, h) == -1 and stop_on_detonation:
+                        return False
+
+
+@njit(cache=True)
+def apply_mine_count(S, stop_on_detonation):
+    """Rules that need the total mine count. Returns the number of actions taken."""
+    n = S.shape[0] - 1
+    left = S[n, C_MINES] - S[n, C_FLAG] - S[n, C_DET]
+    h = hidden_left(S)
+    if h == 0 or (left != 0 and left != h):
+        return 0
+    kind = A_REVEAL if left == 0 else A_FLAG
+    why = R_COUNT_SAFE if left == 0 else R_COUNT_MINES
+    done = 0
+    for d in range(n):
+        if S[d, F_ST] == HIDDEN:
+            done += 1
+            if act(S, d, kind, why, -1, h) == -1 and stop_on_detonation:
+                return done
+    return done

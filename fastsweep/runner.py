@@ -1,0 +1,129 @@
+"""Batches of games from Python: :func:`run` (a DataFrame per game) and :func:`play_chunk`
+(raw arrays for one chunk of game indices, used by the sweep driver).
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pandas as pd
+
+from .config import GameConfig, agent_params, check_games, check_seed, make_config
+from .kernels import game as kg
+
+COLUMNS = ["game", "seed", "agent", "height", "width", "mines", "rules", "first_click",
+           "mine_count", "flagged", "detonated", "revealed", "guesses", "moves", "won",
+           "score", "seconds", "approx_steps"]
+
+
+def play_chunk(cfg: GameConfig, seed: int, first_game: int, games: int, keep_boards=False):
+    """Play games ``first_game .. first_game + games - 1`` of ``cfg`` in one kernel call.
+
+    Returns ``(out, secs, boards)``: the int64 result table (columns ``kernels.game.OUT_*``),
+    per-game seconds, and ``(final_state, mines)`` arrays of shape (games, N) if
+    ``keep_boards`` else None. Game ``i`` depends only on (seed, i) and ``cfg``.
+    """
+    params, fparams = agent_params(cfg)
+    layout = cfg.layout if cfg.layout is not None else np.zeros(0, np.uint8)
+    out = np.zeros((games, kg.OUT_LEN), np.int64)
+    secs = np.zeros(games, np.float64)
+    shape = (games, cfg.cells) if keep_boards else (0, 0)
+    fst = np.zeros(shape, np.int8)
+    fmine = np.zeros(shape, np.uint8)
+    kg.play_batch(cfg.height, cfg.width, params, fparams, layout, np.uint64(seed),
+                  first_game, games, out, secs, fst, fmine)
+    return out, secs, ((fst, fmine) if keep_boards else None)
+
+
+def scores(out: np.ndarray) -> np.ndarray:
+    """Score of each game: mines flagged by inference / mines (1.0 with no mines)."""
+    mines = out[:, kg.OUT_MINES]
+    return np.where(mines > 0, out[:, kg.OUT_FLAGGED] / np.maximum(mines, 1), 1.0)
+
+
+def frame(cfg: GameConfig, seed: int, first_game: int, out, secs) -> pd.DataFrame:
+    """The per-game DataFrame of a chunk's raw results."""
+    g = out.shape[0]
+    return pd.DataFrame({
+        "game": np.arange(first_game, first_game + g, dtype=np.int64),
+        "seed": np.full(g, seed, dtype=np.uint64),
+        "agent": cfg.agent,
+        "height": cfg.height,
+        "width": cfg.width,
+        "mines": out[:, kg.OUT_MINES],
+        "rules": cfg.rules,
+        "first_click": cfg.first_click,
+        "mine_count": cfg.mine_count,
+        "flagged": out[:, kg.OUT_FLAGGED],
+        "detonated": out[:, kg.OUT_DETONATED],
+        "revealed": out[:, kg.OUT_REVEALED],
+        "guesses": out[:, kg.OUT_GUESSES],
+        "moves": out[:, kg.OUT_MOVES],
+        "won": out[:, kg.OUT_WON].astype(bool),
+        "score": scores(out),
+        "seconds": secs,
+        "approx_steps": out[:, kg.OUT_APPROX],
+    }, columns=COLUMNS)
+
+
+def run(agent, size, mines=None, density=None, games=1, seed=0, rules="keep-going",
+        first_click=None, first_cell=None, mine_count=False, layout=None, prior=0.5,
+        budget=0) -> pd.DataFrame:
+    """Play ``games`` games of one configuration; one DataFrame row per game.
+
+    Parameters
+    ----------
+    agent : str
+        A name from ``fastsweep.AGENTS`` (``"basic"``, ...).
+    size : int or (int, int)
+        ``d`` for a d x d board or ``(H, W)``.
+    mines, density : int or float
+        Exactly one: the number of mines, or the fraction of cells (rounded).
+    games : int
+        Games to play; game ``i`` is the same board and luck for any batch.
+    seed : int
+        Root seed in [0, 2**64 - 1]; (seed, game index) fixes a game.
+    rules : {"keep-going", "classic"}
+        keep-going: a detonation is learned as a mine and play goes on until every cell is
+        resolved. classic: the game ends at the first detonation.
+    first_click : {"any", "safe", "zero"}, optional
+        Guarantee for the opening cell (default "safe" for classic, "any" otherwise).
+    first_cell : {"corner", "center", "random"} or (row, col), optional
+        Opening cell (default "corner" for classic, "random" otherwise: the first cell of
+        the guess order).
+    mine_count : bool
+        Whether the agent is told the total number of mines.
+    layout : bool array (H, W) or list of (row, col), optional
+        A fixed mine layout instead of random placement (then omit mines/density).
+    prior : float
+        Per-cell mine prior for probability agents that do not know the mine count.
+    budget : int
+        Work budget of exact analyses (0 = the agent's default).
+
+    Returns
+    -------
+    pandas.DataFrame with columns game, seed, agent, height, width, mines, rules,
+    first_click, mine_count, flagged, detonated, revealed, guesses (the opening move
+    included), moves, won (no detonation), score, seconds, approx_steps.
+
+    Example
+    -------
+    >>> import fastsweep
+    >>> df = fastsweep.run("basic", 30, density=0.2, games=100, seed=1)
+    >>> round(df.score.mean(), 2)  # doctest: +SKIP
+    0.85
+    """
+    cfg = make_config(agent, size, mines=mines, density=density, rules=rules,
+                      first_click=first_click, first_cell=first_cell, mine_count=mine_count,
+                      layout=layout, prior=prior, budget=budget)
+    games = check_games(games)
+    seed = check_seed(seed)
+    out, secs, _ = play_chunk(cfg, seed, 0, games)
+    return frame(cfg, seed, 0, out, secs)
+
+
+def timed_run(cfg: GameConfig, seed: int, games: int):
+    """(out, wall seconds) for a batch; used by the CLI and the benchmark."""
+    t0 = time.perf_counter()
+    out, secs, _ = play_chunk(cfg, seed, 0, games)
+    return out, time.perf_counter() - t0
