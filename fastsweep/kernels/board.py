@@ -48,38 +48,24 @@ def rand_below(st, n):
 
 
 @njit(cache=True)
-def shuffle_order(st, S, col, n):
-    """Fill column ``col`` of rows 0..n-1 of ``S`` with a uniform random permutation."""
-    for i in range(n):
-        S[i, col] = i
-    for i in range(n - 1, 0, -1):
+def shuffle(st, pool, k):
+    """Uniform random permutation of ``pool[:k]`` in place (Fisher-Yates); new state."""
+    for i in range(k - 1, 0, -1):
         st, j = rand_below(st, i + 1)
-        t = S[i, col]
-        S[i, col] = S[j, col]
-        S[j, col] = t
+        t = pool[i]
+        pool[i] = pool[j]
+        pool[j] = t
     return st
 
 
 @njit(cache=True)
-def place_mines(st, S, col, m, excluded, pool):
-    """Set column ``col`` of rows 0..N-1 to 1 on ``m`` uniform random cells whose
-    ``excluded`` flag is 0, else 0 (partial Fisher-Yates over the allowed cells).
-
-    ``pool`` is int32 scratch of length N. The caller has checked that enough cells are
-    allowed.
-    """
-    n = pool.shape[0]
-    k = 0
-    for i in range(n):
-        S[i, col] = 0
-        if excluded[i] == 0:
-            pool[k] = i
-            k += 1
+def choose(st, pool, k, m):
+    """Move a uniform random m-subset of ``pool[:k]`` to ``pool[:m]`` (partial
+    Fisher-Yates); new state. The caller has checked m <= k."""
     for i in range(m):
         st, r = rand_below(st, k - i)
         j = i + r
         t = pool[i]
         pool[i] = pool[j]
         pool[j] = t
-        S[pool[i], col] = 1
     return st

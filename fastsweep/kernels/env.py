@@ -108,9 +108,11 @@ def new_state(h, w):
 
 @njit(cache=True)
 def reset_state(S):
-    """Clear the agent-side state and counters for a new game (keeps mines, clues, order)."""
+    """Clear mines, clues, the agent-side state and the counters for a new game."""
     n = S.shape[0] - 1
     for i in range(n):
+        S[i, F_MINE] = 0
+        S[i, F_CLUE] = 0
         S[i, F_ST] = HIDDEN
         S[i, F_HID] = S[i, F_NNB]
         S[i, F_KMN] = 0

@@ -10,7 +10,7 @@ import time
 import numpy as np
 from numba import njit, objmode
 
-from .board import game_rng, place_mines, shuffle_order
+from .board import choose, game_rng, shuffle
 from .env import (
     A_GUESS, C_APPROX, C_DET, C_FLAG, C_GUESS, C_MINES, C_MOVES, C_REV, C_SAFE_DET, C_TRACE,
     C_WRONG_FLAG, F_CLUE, F_MINE, F_NBR, F_NNB, F_ORDER, F_ST, F_TA, F_TCELL, F_TKIND,
@@ -80,33 +80,43 @@ def setup_game(S, params, layout, seed, game, excluded, pool):
     """Draw the guess order and the mines of game ``game``; return the opening cell.
 
     Two independent streams (order, mines) so that a game's guess order does not depend
-    on the rules or the mine count: agents and configurations share their luck.
+    on the rules or the mine count: agents and configurations share their luck. Random
+    work happens in the contiguous ``pool`` (the rows of S are 96 bytes apart).
     """
     n = S.shape[0] - 1
-    shuffle_order(game_rng(seed, game, 0), S, F_ORDER, n)
+    for i in range(n):
+        pool[i] = i
+    shuffle(game_rng(seed, game, 0), pool, n)
+    for i in range(n):
+        S[i, F_ORDER] = pool[i]
     first = _first_cell(S, params, layout)
+    reset_state(S)  # also clears mines and clues
     if layout.shape[0] > 0:
         m = 0
         for i in range(n):
-            S[i, F_MINE] = layout[i]
-            m += layout[i]
+            if layout[i] == 1:
+                pool[m] = i
+                m += 1
     else:
         m = params[P_MINES]
-        excluded[:] = 0
         rule = params[P_FIRST_CLICK]
         if rule != FIRST_ANY:
             excluded[first] = 1
             if rule == FIRST_ZERO:
                 for k in range(S[first, F_NNB]):
                     excluded[S[first, F_NBR + k]] = 1
-        place_mines(game_rng(seed, game, 1), S, F_MINE, m, excluded, pool)
-    for i in range(n):
-        S[i, F_CLUE] = 0
-    for i in range(n):  # clues by scattering from the mines: M*8 adds, not N*8 loads
-        if S[i, F_MINE] == 1:
-            for k in range(S[i, F_NNB]):
-                S[S[i, F_NBR + k], F_CLUE] += 1
-    reset_state(S)
+        k = 0
+        for i in range(n):
+            if excluded[i] == 0:
+                pool[k] = i
+                k += 1
+            excluded[i] = 0
+        choose(game_rng(seed, game, 1), pool, k, m)
+    for j in range(m):  # clues by scattering from the mines: M*8 adds, not N*8 loads
+        i = pool[j]
+        S[i, F_MINE] = 1
+        for k in range(S[i, F_NNB]):
+            S[S[i, F_NBR + k], F_CLUE] += 1
     S[n, C_MINES] = m
     return first
 
@@ -210,3 +220,16 @@ def play_traced(h, w, params, fparams, layout, seed, game, moves, probs, final, 
         final[0, c] = S[c, F_ST]
         final[1, c] = S[c, F_MINE]
         final[2, c] = S[c, F_CLUE]
+
+
+@njit(cache=True)
+def draw_game(h, w, params, layout, seed, game, order, mine):
+    """Fill ``order`` and ``mine`` (length N) with game ``game``'s guess order and mines;
+    return the opening cell. Used by the tests' reference replay."""
+    S = new_state(h, w)
+    n = h * w
+    first = setup_game(S, params, layout, seed, game, np.zeros(n, np.uint8), np.zeros(n, np.int32))
+    for i in range(n):
+        order[i] = S[i, F_ORDER]
+        mine[i] = S[i, F_MINE]
+    return first

@@ -1,0 +1,161 @@
+"""Naive pure-Python references (oracles) for the fast kernels.
+
+Slow and obvious on purpose: every fast kernel is compared with one of these on many
+random small inputs.
+
+* the per-game random draws (SplitMix64, Fisher-Yates) -> the guess order and the mines;
+* board clues;
+* the basic agent (single-clue rules by repeated full scans, mine-count rules, random
+  guesses by guess order) replayed on a given board.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+MASK = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+
+HIDDEN, REVEALED, FLAGGED, DETONATED = 0, 1, 2, 3
+
+
+def mix64(z):
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return z ^ (z >> 31)
+
+
+def game_rng(seed, game, stream):
+    s = mix64(seed ^ 0x6A09E667F3BCC908)
+    s = mix64((s + game * GOLDEN) & MASK)
+    return mix64(s ^ ((stream * 0xD1B54A32D192ED03) & MASK))
+
+
+def rand_below(st, n):
+    st = (st + GOLDEN) & MASK
+    u = float(mix64(st) >> 11) * (2.0 ** -53)
+    return st, int(u * n)
+
+
+def neighbours(h, w, i):
+    r, c = divmod(i, w)
+    return [rr * w + cc for rr in range(r - 1, r + 2) for cc in range(c - 1, c + 2)
+            if 0 <= rr < h and 0 <= cc < w and (rr, cc) != (r, c)]
+
+
+def draw(h, w, mines, seed, game, first_click="any", first_cell=-1, layout=None):
+    """(order, mine list of 0/1, first cell) exactly as the kernel draws them."""
+    n = h * w
+    pool = list(range(n))
+    st = game_rng(seed, game, 0)
+    for i in range(n - 1, 0, -1):
+        st, j = rand_below(st, i + 1)
+        pool[i], pool[j] = pool[j], pool[i]
+    order = pool[:]
+    if first_cell >= 0:
+        first = first_cell
+    elif layout is None or first_click == "any":
+        first = order[0]
+    else:
+        def ok(c):
+            if layout[c]:
+                return False
+            return first_click != "zero" or not any(layout[d] for d in neighbours(h, w, c))
+        first = next(c for c in order if ok(c))
+    if layout is not None:
+        return order, [int(x) for x in layout], first
+    excluded = set()
+    if first_click in ("safe", "zero"):
+        excluded.add(first)
+        if first_click == "zero":
+            excluded.update(neighbours(h, w, first))
+    pool = [i for i in range(n) if i not in excluded]
+    st = game_rng(seed, game, 1)
+    for i in range(mines):
+        st, r = rand_below(st, len(pool) - i)
+        j = i + r
+        pool[i], pool[j] = pool[j], pool[i]
+    mine = [0] * n
+    for c in pool[:mines]:
+        mine[c] = 1
+    return order, mine, first
+
+
+def clues(h, w, mine):
+    """Number of mined neighbours of every cell (flat list)."""
+    return [sum(mine[d] for d in neighbours(h, w, i)) for i in range(h * w)]
+
+
+def basic_agent(h, w, mine, order, first, classic=False, mine_count=False):
+    """Replay the basic agent; return the final state list and the counts.
+
+    Local rules are applied by full scans until nothing changes (their closure does not
+    depend on the order), then the game checks its end, then the mine-count rules (once),
+    then a random guess: the first hidden cell of the guess order.
+    """
+    n = h * w
+    nb = [neighbours(h, w, i) for i in range(n)]
+    clue = clues(h, w, mine)
+    st = [HIDDEN] * n
+    res = dict(flagged=0, detonated=0, revealed=0, guesses=0, moves=0)
+    m_total = sum(mine)
+
+    def query(c, guess):
+        res["moves"] += 1
+        if guess:
+            res["guesses"] += 1
+        if mine[c]:
+            st[c] = DETONATED
+            res["detonated"] += 1
+        else:
+            st[c] = REVEALED
+            res["revealed"] += 1
+
+    def flag(c):
+        res["moves"] += 1
+        st[c] = FLAGGED
+        res["flagged"] += 1
+
+    query(first, True)
+    while True:
+        if classic and res["detonated"]:
+            break  # the game ends at once: no more inference
+        changed = True
+        while changed:
+            changed = False
+            for c in range(n):
+                if st[c] != REVEALED:
+                    continue
+                hid = [d for d in nb[c] if st[d] == HIDDEN]
+                if not hid:
+                    continue
+                known = sum(st[d] in (FLAGGED, DETONATED) for d in nb[c])
+                safe = sum(st[d] == REVEALED for d in nb[c])
+                if clue[c] - known == len(hid):
+                    for d in hid:
+                        flag(d)
+                    changed = True
+                elif (len(nb[c]) - clue[c]) - safe == len(hid):
+                    for d in hid:
+                        query(d, False)
+                    changed = True
+        hidden = [c for c in range(n) if st[c] == HIDDEN]
+        if classic and res["detonated"]:
+            break
+        if not hidden:
+            break
+        if classic and res["revealed"] == n - m_total:
+            break
+        if mine_count:
+            left = m_total - res["flagged"] - res["detonated"]
+            if left == 0:
+                for d in hidden:
+                    query(d, False)
+                continue
+            if left == len(hidden):
+                for d in hidden:
+                    flag(d)
+                continue
+        query(next(c for c in order if st[c] == HIDDEN), True)
+    res["won"] = res["detonated"] == 0
+    res["mines"] = m_total
+    return st, res
