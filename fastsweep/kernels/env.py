@@ -30,16 +30,16 @@ REVEALED = 1
 FLAGGED = 2
 DETONATED = 3
 
-F_MINE = 0
+F_MINE = 0  # the fields every move touches come first: one cache line per cell
 F_CLUE = 1
 F_ST = 2
 F_HID = 3
 F_KMN = 4
 F_INQ = 5
-F_ORDER = 6
-F_QUEUE = 7
-F_NNB = 8
-F_NBR = 9  # .. 16
+F_NNB = 6
+F_NBR = 7  # .. 14
+F_ORDER = 15
+F_QUEUE = 16
 F_TKIND = 17
 F_TCELL = 18
 F_TOUT = 19
@@ -48,6 +48,7 @@ F_TREF = 21
 F_TA = 22
 F_AUX = 23
 K = 24
+
 
 # action kinds (trace)
 A_REVEAL = 0  # reveal of a cell the agent deduced safe
@@ -129,7 +130,7 @@ def hidden_left(S):
     return n - S[n, C_REV] - S[n, C_FLAG] - S[n, C_DET]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pop(S):
     """Next revealed cell to re-examine, or -1 when the work list is empty.
 
@@ -147,7 +148,7 @@ def pop(S):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def push(S, c):
     """Put ``c`` on the work list if it is revealed, not there yet, and one of the
     single-clue rules fires on it now (clue - known mines is 0 or all of its hidden
