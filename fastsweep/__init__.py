@@ -1,11 +1,13 @@
 """fastsweep: a Numba-accelerated, high-throughput Minesweeper agent simulator.
 
 Public API: :func:`run` (a batch of games as a DataFrame), :func:`play` (one game with
-its play-by-play), ``AGENTS`` (the registry).
+its play-by-play), :func:`sweep` (a grid of configurations on every core, resumable),
+``AGENTS`` (the registry).
 """
 from .agents import AGENTS
 from .runner import run
+from .sweep import sweep  # the function; the module stays importable as fastsweep.sweep
 from .trace import play
 
-__all__ = ["AGENTS", "play", "run"]
+__all__ = ["AGENTS", "play", "run", "sweep"]
 __version__ = "0.1.0"
