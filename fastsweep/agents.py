@@ -15,6 +15,8 @@ class AgentInfo:
 
 AGENTS: dict[str, AgentInfo] = {
     "basic": AgentInfo(0, "the assignment's basic agent: single-clue rules, else a random guess"),
+    "inference": AgentInfo(1, "complete deduction from all clues (and the mine total), else a random guess"),
+    "probability": AgentInfo(2, "complete deduction, else the hidden cell of lowest exact mine probability"),
 }
 
 

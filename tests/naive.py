@@ -159,3 +159,68 @@ def basic_agent(h, w, mine, order, first, classic=False, mine_count=False):
     res["won"] = res["detonated"] == 0
     res["mines"] = m_total
     return st, res
+
+
+# --- brute-force oracle for complete deduction and probabilities ---
+
+def brute_force_view(view, mines=None, prior=0.5):
+    """(safe, mine, prob) of a view by enumerating every assignment of its hidden cells.
+
+    ``view`` as in fastsweep.deduce (-1 hidden, -2 known mine, 0..8 clue). With
+    ``mines`` every consistent layout of that total counts once; without, a layout with
+    k mines among the H hidden cells weighs prior^k (1-prior)^(H-k). Raises ValueError
+    when no layout agrees. Meant for H <= ~20 hidden cells.
+    """
+    view = np.asarray(view)
+    h, w = view.shape
+    flat = view.ravel().astype(int)
+    hid = [i for i in range(h * w) if flat[i] == -1]
+    clues = [i for i in range(h * w) if flat[i] >= 0]
+    known = int((flat == -2).sum())
+    nh = len(hid)
+    col = {c: j for j, c in enumerate(hid)}
+    bits = ((np.arange(2 ** nh)[:, None] >> np.arange(nh)[None, :]) & 1).astype(np.int16)
+    ok = np.ones(2 ** nh, bool)
+    for c in clues:
+        need = flat[c] - sum(1 for d in neighbours(h, w, c) if flat[d] == -2)
+        idx = [col[d] for d in neighbours(h, w, c) if flat[d] == -1]
+        got = bits[:, idx].sum(axis=1) if idx else np.zeros(2 ** nh, np.int16)
+        ok &= got == need
+    k = bits.sum(axis=1)
+    if mines is not None:
+        ok &= k + known == mines
+        wts = ok.astype(float)
+    else:
+        wts = np.where(ok, prior ** k * (1 - prior) ** (nh - k), 0.0)
+    if not ok.any():
+        raise ValueError("no layout agrees with the view")
+    safe = np.zeros(h * w, bool)
+    mine = np.zeros(h * w, bool)
+    prob = np.where(flat == -2, 1.0, 0.0)
+    good = bits[ok]
+    for j, c in enumerate(hid):
+        safe[c] = not good[:, j].any()
+        mine[c] = good[:, j].all()
+        prob[c] = (wts * bits[:, j]).sum() / wts.sum()
+    return safe.reshape(h, w), mine.reshape(h, w), prob.reshape(h, w)
+
+
+def random_view(rng, h, w, density, reveal, known, max_hidden=None):
+    """(view, mines) of a random position: mines at ``density``; each safe cell revealed
+    with probability ``reveal``; each mine shown as known with probability ``known``.
+    With ``max_hidden``, extra safe cells are revealed until at most that many stay
+    hidden (mines are never revealed, so a position with too many mines keeps them)."""
+    n = h * w
+    mine = rng.random(n) < density
+    clue = np.array([sum(mine[d] for d in neighbours(h, w, i)) for i in range(n)])
+    view = np.full(n, -1, np.int64)
+    shown = (~mine) & (rng.random(n) < reveal)
+    if max_hidden is not None:
+        safe_hidden = np.flatnonzero(~mine & ~shown)
+        rng.shuffle(safe_hidden)
+        excess = (n - int(shown.sum())) - max_hidden
+        if excess > 0:
+            shown[safe_hidden[:excess]] = True
+    view[shown] = clue[shown]
+    view[mine & (rng.random(n) < known)] = -2
+    return view.reshape(h, w).astype(np.int8), int(mine.sum())

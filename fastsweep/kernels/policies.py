@@ -7,9 +7,18 @@ a new agent is one branch here plus one registry line.
 import numpy as np
 from numba import njit
 
-from .env import A_GUESS, C_GPTR, F_ORDER, F_ST, HIDDEN, R_RANDOM, act, hidden_left
+from .count import ST_OK, analyse
+from .env import (
+    A_FLAG, A_GUESS, A_REVEAL, C_APPROX, C_GPTR, C_MOVES, F_AUX, F_ORDER, F_ST, HIDDEN,
+    R_APPROX_GUESS, R_DEDUCE_MINE, R_DEDUCE_SAFE, R_PROB_GUESS, R_RANDOM, act, hidden_left,
+)
+from .frontier import CB_C, CB_DED, CB_NCLUE, CB_REF, CB_SIZE
 
 AGENT_BASIC = 0
+AGENT_INFERENCE = 1  # complete deduction, else a random guess
+AGENT_PROBABILITY = 2  # complete deduction, else the lowest exact mine probability
+
+TIE_RTOL = 1e-12  # probabilities this close count as equal: the guess order decides
 
 
 @njit(cache=True)
@@ -35,4 +44,72 @@ def next_move(S, trp, agent, mine_count, prior, budget, ws, stop_on_detonation):
 
     ``trp`` (float64, N or empty) receives the mine probability of a traced guess.
     """
-    act(S, next_in_order(S), A_GUESS, R_RANDOM, -1, hidden_left(S))
+    if agent == AGENT_BASIC:
+        act(S, next_in_order(S), A_GUESS, R_RANDOM, -1, hidden_left(S))
+        return
+    deduce_or_guess(S, trp, agent == AGENT_PROBABILITY, mine_count, prior, budget,
+                    stop_on_detonation)
+
+
+@njit(cache=True)
+def deduce_or_guess(S, trp, by_probability, mine_count, prior, budget, stop_on_detonation):
+    """Complete deduction from every clue (and the mine total): act on every certain
+    cell; if none, guess once (lowest mine probability, or the guess order).
+
+    All deductions come from one analysis of the position; they are sound, so acting on
+    all of them before re-analysing cannot change the closure reached.
+    """
+    n = S.shape[0] - 1
+    status, approx, box, nbox, bprob, pu, uded = analyse(S, mine_count, prior, budget)
+    if approx > 0:
+        S[n, C_APPROX] += 1
+    acted = 0
+    if status == ST_OK:
+        for b in range(nbox):
+            d = box[b, CB_DED]
+            if d == 0:
+                continue
+            for j in range(box[b, CB_SIZE]):
+                c = box[b, CB_C + j]
+                if d == 2:
+                    act(S, c, A_FLAG, R_DEDUCE_MINE, box[b, CB_REF], box[b, CB_NCLUE])
+                elif act(S, c, A_REVEAL, R_DEDUCE_SAFE, box[b, CB_REF], box[b, CB_NCLUE]) == -1:
+                    if stop_on_detonation:
+                        return
+                acted += 1
+        if uded != 0:
+            # the mine total decides every unconstrained cell (F_AUX -1 from the analysis)
+            ucells = 0
+            for c in range(n):
+                if S[c, F_ST] == HIDDEN and S[c, F_AUX] < 0:
+                    ucells += 1
+            for c in range(n):
+                if S[c, F_ST] == HIDDEN and S[c, F_AUX] < 0:
+                    kind = A_FLAG if uded == 2 else A_REVEAL
+                    why = R_DEDUCE_MINE if uded == 2 else R_DEDUCE_SAFE
+                    if act(S, c, kind, why, -1, ucells) == -1 and stop_on_detonation:
+                        return
+                    acted += 1
+    if acted > 0:
+        return
+    hid = hidden_left(S)
+    if not by_probability or status != ST_OK:
+        act(S, next_in_order(S), A_GUESS, R_RANDOM, -1, hid)
+        return
+    # lowest probability; ties (within TIE_RTOL) go to the earliest in the guess order
+    best = -1
+    bp = 2.0
+    i = S[n, C_GPTR]
+    while i < n:
+        c = S[i, F_ORDER]
+        i += 1
+        if S[c, F_ST] != HIDDEN:
+            continue
+        b = S[c, F_AUX]
+        p = bprob[b] if b >= 0 else pu
+        if p < bp - TIE_RTOL * bp:
+            bp = p
+            best = c
+    if trp.shape[0] > 0:
+        trp[S[n, C_MOVES]] = bp
+    act(S, best, A_GUESS, R_APPROX_GUESS if approx > 0 else R_PROB_GUESS, -1, hid)

@@ -1,0 +1,173 @@
+"""Public inference API: complete deduction and exact mine probabilities for one view.
+
+The wrapper validates the view, builds the same state array the game loop uses and calls
+the same kernels as the ``inference`` and ``probability`` agents (kernels/count.py).
+"""
+from __future__ import annotations
+
+import numbers
+import warnings
+
+import numpy as np
+
+from .kernels import count as kc
+from .kernels import env as ke
+
+HIDDEN_CODE = -1
+MINE_CODE = -2
+
+
+class ApproximationWarning(UserWarning):
+    """A component was too large for the work budget: results for it are approximate."""
+
+
+def _neighbour_sum(a: np.ndarray) -> np.ndarray:
+    p = np.pad(a.astype(np.int64), 1)
+    h, w = a.shape
+    return sum(p[1 + dr:1 + dr + h, 1 + dc:1 + dc + w]
+               for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
+
+
+def _state(view, mines):
+    """Validate ``view`` / ``mines`` and build the kernel state (raises ValueError)."""
+    if not isinstance(view, np.ndarray):
+        raise ValueError(f"view: expected a 2-D numpy int8 array, got {type(view).__name__}")
+    if view.ndim != 2:
+        raise ValueError(f"view: expected a 2-D array, got {view.ndim} dimensions")
+    if view.dtype == bool or not np.issubdtype(view.dtype, np.integer):
+        raise ValueError(f"view: expected an integer (int8) array, got dtype {view.dtype}")
+    h, w = view.shape
+    if h < 1 or w < 1:
+        raise ValueError(f"view: empty board of shape {view.shape}")
+    v = view.astype(np.int64)
+    bad = (v < MINE_CODE) | (v > 8)
+    if bad.any():
+        r, c = np.argwhere(bad)[0]
+        raise ValueError(f"view: value {v[r, c]} at ({r},{c}) is not -2 (known mine), "
+                         "-1 (hidden) or a clue 0..8")
+    hidden = v == HIDDEN_CODE
+    known = v == MINE_CODE
+    revealed = v >= 0
+    nnb = _neighbour_sum(np.ones((h, w), np.int64))
+    nh = _neighbour_sum(hidden)
+    nk = _neighbour_sum(known)
+    for test, what in (
+        (revealed & (v > nnb), "is larger than its number of neighbours"),
+        (revealed & (v < nk), "is smaller than its known-mine neighbours"),
+        (revealed & (v - nk > nh), "needs more mines than its hidden neighbours can hold"),
+    ):
+        if test.any():
+            r, c = np.argwhere(test)[0]
+            raise ValueError(f"view is inconsistent: clue {v[r, c]} at ({r},{c}) {what} "
+                             f"({nk[r, c]} known mines, {nh[r, c]} hidden neighbours)")
+    nknown = int(known.sum())
+    nhid = int(hidden.sum())
+    if mines is not None:
+        if not isinstance(mines, numbers.Integral) or isinstance(mines, bool):
+            raise ValueError(f"mines: expected an integer or None, got {mines!r}")
+        if mines < nknown:
+            raise ValueError(f"view is inconsistent with mines={mines}: it already shows "
+                             f"{nknown} known mines")
+        if mines > nknown + nhid:
+            raise ValueError(f"view is inconsistent with mines={mines}: only {nknown} known "
+                             f"mines and {nhid} hidden cells")
+    n = h * w
+    S = ke.new_state(h, w)
+    flat = v.ravel()
+    S[:n, ke.F_ST] = np.where(flat == HIDDEN_CODE, ke.HIDDEN,
+                              np.where(flat == MINE_CODE, ke.FLAGGED, ke.REVEALED))
+    S[:n, ke.F_CLUE] = np.maximum(flat, 0)
+    S[:n, ke.F_HID] = nh.ravel()
+    S[:n, ke.F_KMN] = nk.ravel()
+    S[n, ke.C_REV] = int(revealed.sum())
+    S[n, ke.C_FLAG] = nknown
+    S[n, ke.C_MINES] = 0 if mines is None else int(mines)
+    return S
+
+
+def _analyse(view, mines, prior, budget):
+    if (not isinstance(prior, numbers.Real) or isinstance(prior, bool)
+            or not 0.0 < float(prior) < 1.0):
+        raise ValueError(f"prior: must be a number strictly between 0 and 1, got {prior!r}")
+    if not isinstance(budget, numbers.Integral) or isinstance(budget, bool) or budget < 0:
+        raise ValueError(f"budget: must be an integer >= 0 (0 = default), got {budget!r}")
+    S = _state(view, mines)
+    n = S.shape[0] - 1
+    prob = np.zeros(n, np.float64)
+    ded = np.zeros(n, np.int8)
+    status, approx = kc.cell_results(S, mines is not None, float(prior), int(budget), prob, ded)
+    if status == kc.ST_CLUES:
+        raise ValueError("view is inconsistent: no mine layout agrees with all the clues")
+    if status == kc.ST_TOTAL:
+        raise ValueError(f"view is inconsistent with mines={mines}: no layout that agrees "
+                         "with the clues has that many mines")
+    if approx:
+        warnings.warn(f"{approx} frontier component(s) exceeded the work budget: their "
+                      "probabilities are approximate and no cells were deduced there",
+                      ApproximationWarning, stacklevel=3)
+    return prob.reshape(view.shape), ded.reshape(view.shape), int(approx)
+
+
+def deduce(view, mines=None, *, budget=0, info=False):
+    """Complete deduction: which hidden cells are certainly safe / certainly mines.
+
+    Parameters
+    ----------
+    view : int8 array (H, W)
+        -1 hidden, -2 known mine (flagged or detonated), 0..8 a revealed clue.
+    mines : int, optional
+        Total number of mines on the board (known mines included). Without it, any
+        number of mines is possible.
+    budget : int
+        Work budget (DP states per frontier component; 0 = default). A component over
+        budget is approximated: nothing is deduced there and an ApproximationWarning is
+        issued.
+    info : bool
+        Also return ``{"approx_steps": k}`` (k components approximated; 0 = exact).
+
+    Returns
+    -------
+    (safe, mine) : two bool arrays (H, W). A hidden cell is in ``safe`` iff no layout that
+    agrees with every clue (and with ``mines``) puts a mine there, in ``mine`` iff every
+    such layout does.
+
+    Raises ValueError for malformed views and for views no layout agrees with.
+
+    Example
+    -------
+    >>> import numpy as np, fastsweep
+    >>> view = np.array([[1, -1, -1],
+    ...                  [1, -1, -1]], np.int8)
+    >>> safe, mine = fastsweep.deduce(view)
+    >>> safe.astype(int).tolist(), mine.astype(int).tolist()
+    ([[0, 0, 0], [0, 0, 0]], [[0, 0, 0], [0, 0, 0]])
+    >>> safe, mine = fastsweep.deduce(view, mines=1)  # the mine is next to both clues
+    >>> safe.astype(int).tolist()
+    [[0, 0, 1], [0, 0, 1]]
+    """
+    _, ded, approx = _analyse(view, mines, 0.5, budget)
+    res = (ded == 1, ded == 2)
+    return res + ({"approx_steps": approx},) if info else res
+
+
+def mine_probabilities(view, mines=None, prior=0.5, *, budget=0, info=False):
+    """Exact probability that each cell holds a mine, given the view.
+
+    With ``mines`` every layout of exactly that many mines that agrees with the view is
+    equally likely. Without it, each cell is a mine independently with probability
+    ``prior`` before the clues are seen (0.5 is the reports' convention). Revealed cells
+    get 0, known mines 1; deduced cells exactly 0 or 1.
+
+    Arguments and errors as in :func:`deduce`; returns a float64 (H, W) array (and
+    ``{"approx_steps": k}`` with ``info=True``).
+
+    Example
+    -------
+    >>> import numpy as np, fastsweep
+    >>> view = np.array([[1, -1],
+    ...                  [-1, -1]], np.int8)
+    >>> fastsweep.mine_probabilities(view, mines=1).round(3).tolist()
+    [[0.0, 0.333], [0.333, 0.333]]
+    """
+    prob, _, approx = _analyse(view, mines, prior, budget)
+    return (prob, {"approx_steps": approx}) if info else prob

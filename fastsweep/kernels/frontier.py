@@ -1,0 +1,243 @@
+"""The frontier of a position: constraints, boxes, components and an elimination order.
+
+* A constraint is a revealed clue with hidden neighbours: the sum of its hidden
+  neighbours equals clue - known-mine neighbours.
+* A box is a set of hidden cells touching exactly the same constraints: one variable
+  (0..size mines, C(size, m) ways). Every box lies inside one clue's neighbourhood, so it
+  has at most 8 cells and 8 constraints.
+* Components are the connected groups of boxes and constraints; they are counted apart.
+* Each component gets an order for the dynamic programme in ``count.py``: boxes are taken
+  greedily so that few constraints are "open" (touched by boxes on both sides of the cut)
+  at any time; every open constraint owns a 4-bit slot of the DP state key.
+
+Tables are int32 2-D arrays with named columns (one array argument per table: see the
+note on reference counting in env.py). ``S[:, F_AUX]`` maps a revealed cell to its
+constraint id and a hidden cell to its box id (-1: none).
+"""
+import numpy as np
+from numba import njit
+
+from .env import F_AUX, F_CLUE, F_HID, F_KMN, F_NBR, F_NNB, F_ST, HIDDEN, REVEALED
+
+# constraint table columns
+CK_CELL = 0
+CK_VAL = 1  # clue - known-mine neighbours
+CK_NB = 2  # number of boxes
+CK_B = 3  # .. CK_B + 7: box ids
+CK_COMP = 11
+CK_SLOT = 12
+CK_LEN = 13
+
+# box table columns
+CB_SIZE = 0
+CB_NK = 1  # number of constraints
+CB_K = 2  # .. +7: constraint ids (ascending)
+CB_C = 10  # .. +7: cells
+CB_COMP = 18
+CB_OPEN = 19  # bit q set: constraint q of this box is first touched by this box (DP order)
+CB_CAP = 20  # .. +7: cells of constraint q's boxes still to come after this box
+CB_SLOT = 28  # .. +7: state slot of constraint q
+CB_REF = 36  # a clue cell of the box (for traces)
+CB_NCLUE = 37  # clues in the box's component (for traces)
+CB_DED = 38  # result: 0 undetermined, 1 safe, 2 mine
+CB_LEN = 39
+
+MAX_SLOTS = 32  # two 64-bit words of 4-bit residuals
+
+
+@njit(cache=True)
+def build_frontier(S):
+    """Constraints and boxes of the position in ``S``: returns (con, box, ncon, nbox)."""
+    n = S.shape[0] - 1
+    ncon = 0
+    for c in range(n):
+        if S[c, F_ST] == REVEALED and S[c, F_HID] > 0:
+            ncon += 1
+    con = np.empty((ncon, CK_LEN), np.int32)
+    j = 0
+    for c in range(n):
+        if S[c, F_ST] == REVEALED and S[c, F_HID] > 0:
+            S[c, F_AUX] = j
+            con[j, CK_CELL] = c
+            con[j, CK_VAL] = S[c, F_CLUE] - S[c, F_KMN]
+            con[j, CK_NB] = 0
+            j += 1
+        else:
+            S[c, F_AUX] = -1
+    box = np.empty((max(1, min(n, 8 * ncon)), CB_LEN), np.int32)
+    nbox = 0
+    for j in range(ncon):
+        c = con[j, CK_CELL]
+        nn = S[c, F_NNB]
+        for a in range(nn):
+            d = S[c, F_NBR + a]
+            if S[d, F_ST] != HIDDEN or S[d, F_AUX] >= 0:
+                continue
+            b = nbox
+            nbox += 1
+            nk = 0
+            for q in range(S[d, F_NNB]):
+                e = S[d, F_NBR + q]
+                if S[e, F_ST] == REVEALED and S[e, F_AUX] >= 0:
+                    box[b, CB_K + nk] = S[e, F_AUX]
+                    nk += 1
+            box[b, CB_NK] = nk
+            box[b, CB_C] = d
+            box[b, CB_REF] = c
+            S[d, F_AUX] = b
+            size = 1
+            # the other cells of d's box all neighbour clue c: look only there
+            for a2 in range(a + 1, nn):
+                d2 = S[c, F_NBR + a2]
+                if S[d2, F_ST] != HIDDEN or S[d2, F_AUX] >= 0:
+                    continue
+                m = 0
+                same = True
+                for q in range(S[d2, F_NNB]):
+                    e = S[d2, F_NBR + q]
+                    if S[e, F_ST] == REVEALED and S[e, F_AUX] >= 0:
+                        if m >= nk or box[b, CB_K + m] != S[e, F_AUX]:
+                            same = False
+                            break
+                        m += 1
+                if same and m == nk:
+                    box[b, CB_C + size] = d2
+                    S[d2, F_AUX] = b
+                    size += 1
+            box[b, CB_SIZE] = size
+            for q in range(nk):
+                k = box[b, CB_K + q]
+                con[k, CK_B + con[k, CK_NB]] = b
+                con[k, CK_NB] += 1
+    return con, box, ncon, nbox
+
+
+@njit(cache=True)
+def order_components(con, box, ncon, nbox):
+    """Label components and order each one's boxes for the DP.
+
+    Returns (order, cstart, ncomp, width): boxes of component i are
+    ``order[cstart[i]:cstart[i + 1]]`` in DP order; ``width[i]`` is the largest number of
+    simultaneously open constraints (slots). Fills CB_COMP, CB_OPEN, CB_CAP, CB_SLOT,
+    CB_NCLUE and CK_COMP, CK_SLOT.
+    """
+    order = np.empty(max(nbox, 1), np.int32)
+    cstart = np.empty(nbox + 1, np.int32)
+    width = np.zeros(max(nbox, 1), np.int32)
+    for b in range(nbox):
+        box[b, CB_COMP] = -1
+    for k in range(ncon):
+        con[k, CK_COMP] = -1
+        con[k, CK_SLOT] = -1
+    # scratch: per constraint, unprocessed boxes and remaining capacity; per box, state
+    krem = np.empty(max(ncon, 1), np.int32)
+    kcap = np.empty(max(ncon, 1), np.int32)
+    bstate = np.zeros(max(nbox, 1), np.int8)  # 0 new, 1 candidate, 2 placed
+    queue = np.empty(max(nbox, 1), np.int32)
+    cand = np.empty(max(nbox, 1), np.int32)
+    ncomp = 0
+    pos = 0
+    for b0 in range(nbox):
+        if box[b0, CB_COMP] >= 0:
+            continue
+        # BFS labels the component; its last box is far from b0: a good start
+        qh = 0
+        qt = 1
+        queue[0] = b0
+        box[b0, CB_COMP] = ncomp
+        nclue = 0
+        while qh < qt:
+            b = queue[qh]
+            qh += 1
+            for q in range(box[b, CB_NK]):
+                k = box[b, CB_K + q]
+                if con[k, CK_COMP] < 0:
+                    con[k, CK_COMP] = ncomp
+                    nclue += 1
+                    krem[k] = con[k, CK_NB]
+                    cap = 0
+                    for r in range(con[k, CK_NB]):
+                        b2 = con[k, CK_B + r]
+                        cap += box[b2, CB_SIZE]
+                        if box[b2, CB_COMP] < 0:
+                            box[b2, CB_COMP] = ncomp
+                            queue[qt] = b2
+                            qt += 1
+                    kcap[k] = cap
+        for i in range(qt):
+            box[queue[i], CB_NCLUE] = nclue
+        cstart[ncomp] = pos
+        # greedy order: among boxes touching open constraints, the one that opens the
+        # fewest new constraints net of those it closes (keeps the DP state small)
+        start = queue[qt - 1]
+        ncand = 1
+        cand[0] = start
+        bstate[start] = 1
+        freeslots = np.int64(0xFFFFFFFF)  # bit i set: slot i free
+        used = 0
+        wmax = 0
+        for _ in range(qt):
+            best = -1
+            bscore = 1 << 30
+            bi = -1
+            for i in range(ncand):
+                b = cand[i]
+                sc = 0
+                for q in range(box[b, CB_NK]):
+                    k = box[b, CB_K + q]
+                    if con[k, CK_SLOT] < 0:
+                        sc += 1
+                    if krem[k] == 1:
+                        sc -= 1
+                if sc < bscore:
+                    bscore = sc
+                    best = b
+                    bi = i
+            # remove best from the candidate list, keeping the others' order (ties go
+            # to the oldest candidate, which follows the frontier around)
+            for i in range(bi, ncand - 1):
+                cand[i] = cand[i + 1]
+            ncand -= 1
+            b = best
+            bstate[b] = 2
+            order[pos] = b
+            pos += 1
+            openbits = 0
+            for q in range(box[b, CB_NK]):
+                k = box[b, CB_K + q]
+                if con[k, CK_SLOT] < 0:
+                    # lowest free slot
+                    sl = 0
+                    while sl < 64 and ((freeslots >> sl) & 1) == 0:
+                        sl += 1
+                    if sl >= MAX_SLOTS:
+                        sl = MAX_SLOTS  # too wide: the caller approximates
+                    else:
+                        freeslots &= ~(np.int64(1) << sl)
+                    con[k, CK_SLOT] = sl
+                    openbits |= 1 << q
+                    used += 1
+                    if used > wmax:
+                        wmax = used
+                    for r in range(con[k, CK_NB]):
+                        b2 = con[k, CK_B + r]
+                        if bstate[b2] == 0:
+                            bstate[b2] = 1
+                            cand[ncand] = b2
+                            ncand += 1
+                kcap[k] -= box[b, CB_SIZE]
+                krem[k] -= 1
+                box[b, CB_CAP + q] = kcap[k]
+                box[b, CB_SLOT + q] = con[k, CK_SLOT]
+            box[b, CB_OPEN] = openbits
+            for q in range(box[b, CB_NK]):
+                k = box[b, CB_K + q]
+                if krem[k] == 0:
+                    sl = con[k, CK_SLOT]
+                    if sl < MAX_SLOTS:
+                        freeslots |= np.int64(1) << sl
+                    used -= 1
+        width[ncomp] = wmax
+        ncomp += 1
+    cstart[ncomp] = pos
+    return order, cstart, ncomp, width
