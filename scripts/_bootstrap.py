@@ -1,0 +1,52 @@
+"""Create or reuse the project's virtual environment (.venv) and re-run inside it.
+
+Used by scripts/main.py and scripts/test.py so that each Quick-start command works on a
+fresh machine with only python3: it makes .venv, pip-installs the package with its test
+and dask extras (again only when setup.cfg or pyproject.toml changed), then re-executes
+the calling script with the environment's interpreter.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV = ROOT / ".venv"
+MARKER = VENV / ".fastsweep-install"
+
+
+def _python() -> Path:
+    return VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def _spec_hash() -> str:
+    h = hashlib.sha256()
+    for name in ("setup.cfg", "pyproject.toml"):
+        h.update((ROOT / name).read_bytes())
+    return h.hexdigest()
+
+
+def ensure_venv(script: str) -> None:
+    """Return if already running inside .venv with an up-to-date install; else set it up
+    and re-execute ``script`` there (this call then does not return)."""
+    inside = Path(sys.prefix).resolve() == VENV.resolve()
+    fresh = MARKER.exists() and MARKER.read_text() == _spec_hash()
+    if inside and fresh:
+        return
+    if not _python().exists():
+        print(f"[setup] creating virtual environment {VENV}", flush=True)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    if not fresh:
+        print("[setup] installing fastsweep and its dependencies (pip install -e .[test,dask])",
+              flush=True)
+        subprocess.run([str(_python()), "-m", "pip", "install", "--quiet", "--upgrade", "pip"],
+                       check=True)
+        subprocess.run([str(_python()), "-m", "pip", "install", "--quiet", "-e",
+                        f"{ROOT}[test,dask]"], check=True)
+        MARKER.write_text(_spec_hash())
+    os.chdir(ROOT)
+    os.execv(str(_python()), [str(_python()), script, *sys.argv[1:]])
