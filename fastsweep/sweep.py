@@ -508,7 +508,10 @@ class _Dask:
         return set(wait(list(fs), return_when="FIRST_COMPLETED").done)
 
     def close(self, cancel=False):
+        if self.client is None:  # closed already (the driver and sweep() both close)
+            return
         self.client.close()
+        self.client = None
         if self.cluster is not None:
             self.cluster.close()
 
@@ -585,6 +588,20 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
     if not isinstance(timeout, numbers.Real) or not timeout > 0:
         raise ValueError(f"timeout: must be a number of seconds > 0, got {timeout!r}")
 
+    ex = None
+    if backend == "dask" and scheduler is not None:
+        # reach the scheduler before touching the output folder: an unreachable address
+        # fails cleanly and writes nothing
+        ex = _Dask(workers, scheduler, params["agents"], timeout)
+    try:
+        return _sweep(params, boards, out, per_game, workers, backend, scheduler, timeout,
+                      quiet, ex)
+    finally:
+        if ex is not None:
+            ex.close()
+
+
+def _sweep(params, boards, out, per_game, workers, backend, scheduler, timeout, quiet, ex):
     store = _Store(out, params, per_game) if out is not None else None
     plan = _Plan(params, boards)
     for rec in (store.load() if store else []):
@@ -597,7 +614,7 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
         plan.evaluate(b)
         pending.extend((b, k) for k in plan.new_chunks(b))
     if pending:
-        _execute(plan, pending, params, store, workers, backend, scheduler, timeout, quiet)
+        _execute(plan, pending, params, store, workers, backend, scheduler, timeout, quiet, ex)
     result = summarize(plan)
     result.path = out
     if store is not None:
@@ -606,11 +623,13 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
     return result
 
 
-def _execute(plan, pending, params, store, workers, backend, scheduler, timeout, quiet):
+def _execute(plan, pending, params, store, workers, backend, scheduler, timeout, quiet, ex):
     """Run pending chunks on the backend, record them as they finish, extend adaptively."""
     agents = params["agents"]
     warm_up(agents)  # compile in the parent (cache=True) before any worker exists
-    if backend == "dask":
+    if ex is not None:
+        pass  # a connected remote Dask client; the caller closes it
+    elif backend == "dask":
         ex = _Dask(workers, scheduler, agents, timeout)
     elif workers == 1:
         ex = _Inline()

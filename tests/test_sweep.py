@@ -1,0 +1,268 @@
+"""The sweep driver: determinism across workers and backends, resume, adaptive precision,
+paired differences on matching games, worker faults and bad input."""
+import importlib
+import json
+import math
+import os
+import socket
+
+import numpy as np
+import pytest
+
+import fastsweep
+from fastsweep import cli
+from fastsweep.runner import run
+
+SW = importlib.import_module("fastsweep.sweep")  # fastsweep.sweep is the function
+
+# small but not trivial: several chunks per board, a partial last chunk, two boards
+GRID = dict(agents=["basic"], sizes=[8, (6, 9)], densities=[0.15, 0.35], games=110,
+            chunk_games=25, seed=7, quiet=True)
+
+
+def _core(r):
+    """Summaries without the wall-clock column: everything that must be reproducible."""
+    return r.summary.drop(columns=list(SW.TIMING_COLUMNS)), r.pairs
+
+
+def _same(r1, r2):
+    s1, p1 = _core(r1)
+    s2, p2 = _core(r2)
+    assert s1.equals(s2)
+    assert p1.equals(p2)
+
+
+@pytest.fixture(scope="module")
+def base():
+    return SW.sweep(workers=1, **GRID)
+
+
+def test_summary_shape_and_counts(base):
+    s = base.summary
+    assert len(s) == 2 * 2 * 2  # sizes x densities x mine_count
+    assert (s.games == 110).all()
+    assert s.ci_method.str.contains("Wilson").all()
+    assert len(base.pairs) == 4  # one pair (mc False vs True) per board
+    assert np.isfinite(s[["mean_score", "ci_low", "ci_high", "win_low", "win_high"]]).all().all()
+
+
+def test_one_vs_two_workers_identical(base):
+    _same(base, SW.sweep(workers=2, **GRID))
+
+
+def test_dask_local_cluster_identical(base):
+    pytest.importorskip("dask.distributed")
+    _same(base, SW.sweep(workers=2, backend="dask", **GRID))
+
+
+def test_matches_runner_games_and_pairs_on_matching_games(tmp_path):
+    """Summary means and paired differences equal those computed from fastsweep.run's own
+    per-game rows (game i of the sweep is game i of run with the same seed)."""
+    agents = list(fastsweep.AGENTS)[:3]
+    r = SW.sweep(agents, 9, densities=[0.2, 0.4], games=60, chunk_games=16, seed=3,
+                 workers=1, out=str(tmp_path / "o"), per_game=True, quiet=True)
+    for b, d in enumerate([0.2, 0.4]):
+        runs = {(a, mc): run(a, 9, density=d, games=60, seed=3, mine_count=mc)
+                for a in agents for mc in (False, True)}
+        for (a, mc), df in runs.items():
+            row = r.summary[(r.summary.board == b) & (r.summary.agent == a)
+                            & (r.summary.mine_count == mc)].iloc[0]
+            assert row.mean_score == pytest.approx(df.score.mean(), abs=1e-12)
+            assert row.std_score == pytest.approx(df.score.std(ddof=1), abs=1e-12)
+            assert row.win_rate == df.won.mean()
+            assert row.mean_guesses == df.guesses.mean()
+        for _, p in r.pairs[r.pairs.board == b].iterrows():
+            da = runs[(p.agent_a, p.mine_count_a)].score.to_numpy()
+            db = runs[(p.agent_b, p.mine_count_b)].score.to_numpy()
+            d_ = db - da  # B minus A, game by game
+            assert p.games == 60
+            assert p.mean_diff == pytest.approx(d_.mean(), abs=1e-12)
+            assert p.std_diff == pytest.approx(d_.std(ddof=1), abs=1e-12)
+            # pairing can only help when the two agents' scores are positively correlated
+            if np.corrcoef(da, db)[0, 1] > 0.3:
+                assert p.ci_half < p.unpaired_half
+    # the per-game files hold the same games as run(), seconds aside
+    import pandas as pd
+
+    pg = pd.concat(pd.read_csv(tmp_path / "o" / "per_game" / f)
+                   for f in sorted(os.listdir(tmp_path / "o" / "per_game")))
+    one = pg[(pg.agent == agents[0]) & (pg.mine_count == False) & (pg.mines == 16)]  # noqa: E712
+    ref = run(agents[0], 9, density=0.2, games=60, seed=3)
+    assert one.sort_values("game").score.to_numpy() == pytest.approx(ref.score.to_numpy())
+
+
+def test_adaptive_precision_stops_at_the_half_width():
+    ci, c, lo = 0.01, 20, 60
+    r = SW.sweep(["basic"], 10, densities=[0.1, 0.3, 0.5], mine_count=[False], ci=ci,
+                 min_games=lo, max_games=5000, chunk_games=c, seed=1, workers=2, quiet=True)
+    assert not r.summary.hit_cap.any()
+    for _, row in r.summary.iterrows():
+        assert row.ci_half <= ci and row.games >= lo
+        # one chunk fewer would not have met the rule: the driver stops at the first chunk
+        df = run("basic", 10, density=row.density, games=int(row.games), seed=1)
+        prev = df.score.to_numpy()[:int(row.games) - c]
+        if prev.size >= lo:
+            assert 1.959963984540054 * prev.std(ddof=1) / math.sqrt(prev.size) > ci
+    # and the same with one worker: speculation never changes which chunks count
+    r1 = SW.sweep(["basic"], 10, densities=[0.1, 0.3, 0.5], mine_count=[False], ci=ci,
+                  min_games=lo, max_games=5000, chunk_games=c, seed=1, workers=1, quiet=True)
+    _same(r, r1)
+
+
+def test_adaptive_precision_reports_the_cap():
+    r = SW.sweep(["basic"], 10, densities=[0.4], mine_count=[False], ci=1e-6, min_games=20,
+                 max_games=70, chunk_games=30, workers=1, quiet=True)
+    assert r.summary.hit_cap.all() and (r.summary.games == 70).all()
+
+
+@pytest.mark.parametrize("mode", [dict(games=110), dict(ci=0.02, min_games=40, max_games=400)])
+def test_resume_after_interruption_equals_uninterrupted(tmp_path, monkeypatch, mode):
+    grid = dict(GRID, **mode)
+    if "ci" in mode:
+        grid.pop("games")
+    whole = SW.sweep(workers=1, out=str(tmp_path / "whole"), **grid)
+    real, calls = SW._append, []
+
+    def interrupt_after_two(store, results):
+        real(store, results)  # the batch is on disk, then Ctrl-C arrives
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(SW, "_append", interrupt_after_two)
+    out = tmp_path / "cut"
+    with pytest.raises(KeyboardInterrupt):
+        SW.sweep(workers=1, out=str(out), **grid)
+    monkeypatch.setattr(SW, "_append", real)
+    kept = (out / "chunks.jsonl").read_text().splitlines()
+    assert kept and not (out / "summary.csv").exists()
+    # a crash mid-write leaves a torn last line: it is dropped, not mixed in
+    with open(out / "chunks.jsonl", "a") as f:
+        f.write('{"b": 0, "k": 3, "first"')
+    resumed = SW.sweep(workers=2, out=str(out), **grid)
+    _same(whole, resumed)
+    lines = [json.loads(x) for x in (out / "chunks.jsonl").read_text().splitlines()]
+    keys = [(x["b"], x["k"]) for x in lines]
+    assert len(keys) == len(set(keys))  # finished chunks were skipped, not replayed
+    assert [json.loads(x) for x in kept] == lines[:len(kept)]
+    _same(whole, SW.load(str(out)))
+
+
+def test_worker_error_names_configuration_and_chunk(tmp_path, monkeypatch):
+    real = SW._play
+
+    def broken(cfg, seed, first, games):
+        if first == 25 and cfg.mines == 10:  # chunk 1 of the 8x8, density 0.15 board
+            raise FloatingPointError("boom")
+        return real(cfg, seed, first, games)
+
+    monkeypatch.setattr(SW, "_play", broken)  # forked workers inherit the patch
+    out = tmp_path / "o"
+    with pytest.raises(SW.SweepWorkerError, match=r"agent=basic.*size=8x8.*mines=10.*chunk 1 "
+                                                   r"\(games 25\.\.49.*boom"):
+        SW.sweep(workers=2, out=str(out), **GRID)
+    kept = (out / "chunks.jsonl").read_text().splitlines()
+    assert kept  # other finished chunks are kept
+    monkeypatch.setattr(SW, "_play", real)
+    _same(SW.sweep(workers=1, **GRID), SW.sweep(workers=1, out=str(out), **GRID))
+
+
+BAD = [
+    (dict(agents=["nosuch"]), r"agents: unknown agent 'nosuch'; known agents: basic"),
+    (dict(agents=[]), r"agents: empty"),
+    (dict(sizes=[]), r"sizes: empty"),
+    (dict(densities=[]), r"densities: empty"),
+    (dict(densities=[0.2, 1.5]), r"density: must be in \[0, 1\]"),
+    (dict(densities=None, mines=[10, 65]), r"mines: must be between 0 and 64"),
+    (dict(densities=None), r"give exactly one of densities"),
+    (dict(games=None, ci=0), r"ci: must be a finite number > 0"),
+    (dict(games=None, ci=-0.1), r"ci: must be"),
+    (dict(ci=0.01), r"give exactly one of games=N"),
+    (dict(games=None), r"give exactly one of games=N"),
+    (dict(workers=0), r"workers: must be an integer >= 1"),
+    (dict(backend="mpi"), r"backend: unknown backend 'mpi'; allowed: process, dask"),
+    (dict(games=0), r"games: must be an integer >= 1"),
+    (dict(scheduler="tcp://127.0.0.1:1"), r"scheduler: only used with backend='dask'"),
+]
+
+
+@pytest.mark.parametrize("kw,msg", BAD)
+def test_bad_input_clear_error_and_nothing_written(tmp_path, kw, msg):
+    args = dict(agents=["basic"], sizes=[8], densities=[0.2], games=10, quiet=True,
+                out=str(tmp_path / "o"))
+    args.update(kw)
+    with pytest.raises(ValueError, match=msg):
+        SW.sweep(**args)
+    assert not (tmp_path / "o").exists()
+
+
+def test_unreachable_scheduler(tmp_path):
+    pytest.importorskip("dask.distributed")
+    with socket.socket() as s:  # a port that was free a moment ago: nothing listens
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(ValueError, match=rf"scheduler: cannot reach .*127.0.0.1:{port}"):
+        SW.sweep(["basic"], 8, densities=[0.2], games=10, backend="dask",
+                 scheduler=f"tcp://127.0.0.1:{port}", timeout=1, out=str(tmp_path / "o"),
+                 quiet=True)
+    assert not (tmp_path / "o").exists()
+
+
+def test_existing_folder_with_a_different_grid_is_refused(tmp_path):
+    out = tmp_path / "o"
+    SW.sweep(["basic"], 8, densities=[0.2], games=30, workers=1, out=str(out), quiet=True)
+    before = {f: (out / f).read_bytes() for f in os.listdir(out)}
+    with pytest.raises(ValueError, match=r"different parameters \(densities\)"):
+        SW.sweep(["basic"], 8, densities=[0.2, 0.3], games=30, workers=1, out=str(out),
+                 quiet=True)
+    assert {f: (out / f).read_bytes() for f in os.listdir(out)} == before
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "notes.txt").write_text("mine")
+    with pytest.raises(ValueError, match="not empty and has no params.json"):
+        SW.sweep(["basic"], 8, densities=[0.2], games=30, out=str(tmp_path / "other"))
+    assert os.listdir(tmp_path / "other") == ["notes.txt"]
+
+
+def test_finished_folder_reruns_without_playing(tmp_path, monkeypatch):
+    out = str(tmp_path / "o")
+    first = SW.sweep(workers=1, out=out, **GRID)
+
+    def no_play(*a):
+        raise AssertionError("a finished sweep must not play again")
+
+    monkeypatch.setattr(SW, "_play", no_play)
+    again = SW.sweep(workers=1, out=out, **GRID)
+    assert first.summary.equals(again.summary)  # timing too: it is read back, not re-measured
+
+
+def test_parse_range_and_mine_count_spec():
+    assert SW.parse_range("0.05:0.95:0.05")[-1] == 0.95
+    assert len(SW.parse_range("0.05:0.95:0.05")) == 19
+    assert SW.parse_range("0.1,0.3") == [0.1, 0.3]
+    with pytest.raises(ValueError, match="density"):
+        SW.parse_range("0.5:0.1:0.1")
+    r = SW.sweep(["basic"], 8, densities=[0.2], games=20, mine_count={"basic": [True]},
+                 workers=1, quiet=True)
+    assert r.summary.mine_count.tolist() == [True]
+
+
+def test_cli_sweep_and_errors(tmp_path, capsys):
+    out = str(tmp_path / "o")
+    assert cli.main(["sweep", "--agents", "basic", "--size", "8", "--density", "0.1:0.3:0.1",
+                     "--games", "40", "--workers", "1", "--quiet", "--out", out]) == 0
+    text = capsys.readouterr().out
+    assert "Wilson" in text and "summary.csv" in text
+    import pandas as pd
+
+    assert len(pd.read_csv(os.path.join(out, "summary.csv"))) == 6
+    for argv, msg in [
+        (["--agents", "nosuch"], "known agents: basic"),
+        (["--workers", "0"], "workers: must be an integer >= 1"),
+        (["--mine-count", "maybe"], "mine_count: expected both, yes, no"),
+    ]:
+        with pytest.raises(SystemExit) as e:
+            cli.main(["sweep", "--size", "8", "--density", "0.2", "--games", "5",
+                      "--quiet"] + argv)
+        assert e.value.code == 2
+        err = capsys.readouterr().err
+        assert msg in err and err.count("\n") == 1
