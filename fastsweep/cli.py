@@ -41,6 +41,9 @@ def cmd_run(a):
     from .stats import mean_ci, wilson
 
     t0 = time.perf_counter()
+    run(a.agent, a.size, games=1, seed=a.seed, **_board_kwargs(a))  # compile or load the JIT
+    warm = time.perf_counter() - t0
+    t0 = time.perf_counter()
     df = run(a.agent, a.size, games=a.games, seed=a.seed, **_board_kwargs(a))
     wall = time.perf_counter() - t0
     n = len(df)
@@ -58,7 +61,8 @@ def cmd_run(a):
     if df.approx_steps.sum():
         print(f"approx steps     {int(df.approx_steps.sum())} (analyses beyond the exact budget)")
     print(f"games per second {n / wall:,.0f}  ({wall:.2f} s wall, "
-          f"{df.seconds.mean() * 1e6:.1f} us per game in the kernel)")
+          f"{df.seconds.mean() * 1e6:.1f} us per game in the kernel; "
+          f"{warm:.1f} s to compile or load the kernels first)")
 
 
 def cmd_play(a):
