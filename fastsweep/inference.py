@@ -85,7 +85,7 @@ def _state(view, mines):
     return S
 
 
-def _analyse(view, mines, prior, budget):
+def _analyse(view, mines, prior, budget, want_prob):
     if (not isinstance(prior, numbers.Real) or isinstance(prior, bool)
             or not 0.0 < float(prior) < 1.0):
         raise ValueError(f"prior: must be a number strictly between 0 and 1, got {prior!r}")
@@ -95,7 +95,8 @@ def _analyse(view, mines, prior, budget):
     n = S.shape[0] - 1
     prob = np.zeros(n, np.float64)
     ded = np.zeros(n, np.int8)
-    status, approx = kc.cell_results(S, mines is not None, float(prior), int(budget), prob, ded)
+    status, approx = kc.cell_results(S, mines is not None, float(prior), int(budget), want_prob,
+                                     prob, ded)
     if status == kc.ST_CLUES:
         raise ValueError("view is inconsistent: no mine layout agrees with all the clues")
     if status == kc.ST_TOTAL:
@@ -145,7 +146,7 @@ def deduce(view, mines=None, *, budget=0, info=False):
     >>> safe.astype(int).tolist()
     [[0, 0, 1], [0, 0, 1]]
     """
-    _, ded, approx = _analyse(view, mines, 0.5, budget)
+    _, ded, approx = _analyse(view, mines, 0.5, budget, False)
     res = (ded == 1, ded == 2)
     return res + ({"approx_steps": approx},) if info else res
 
@@ -169,5 +170,5 @@ def mine_probabilities(view, mines=None, prior=0.5, *, budget=0, info=False):
     >>> fastsweep.mine_probabilities(view, mines=1).round(3).tolist()
     [[0.0, 0.333], [0.333, 0.333]]
     """
-    prob, _, approx = _analyse(view, mines, prior, budget)
+    prob, _, approx = _analyse(view, mines, prior, budget, True)
     return (prob, {"approx_steps": approx}) if info else prob

@@ -31,7 +31,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .env import C_DET, C_FLAG, C_MINES, C_REV, F_AUX, F_ST, HIDDEN
+from .env import C_DET, C_FLAG, C_MINES, C_REV, F_AUX, F_ST, HIDDEN, REVEALED
 from .frontier import (
     CB_CAP, CB_COMP, CB_DED, CB_K, CB_NK, CB_OPEN, CB_SIZE, CB_SLOT, CK_B, CK_NB, CK_VAL,
     MAX_SLOTS, build_frontier, order_components,
@@ -45,7 +45,9 @@ P_K1 = 1
 P_KC = 2  # mines placed so far (0 when the total is not used)
 P_ALIVE = 3
 P_SUCC = 4  # .. +8: successor state for m = 0..8 mines in the box, -1 if none
-P_LEN = 13
+P_LO = 13  # fewest / most mines placed by the partial layouts reaching the state
+P_HI = 14
+P_LEN = 15
 Q_F = 0  # forward weight
 Q_B = 1  # backward (completion) weight
 
@@ -97,6 +99,8 @@ def _forward(con, box, order, b0, nb, x, bym, budget, PI, PF, top, lay, li, tab)
     PI[top, P_K0] = 0
     PI[top, P_K1] = 0
     PI[top, P_KC] = 0
+    PI[top, P_LO] = 0
+    PI[top, P_HI] = 0
     PF[top, Q_F] = 1.0
     top += 1
     lay[li] = e0
@@ -131,6 +135,8 @@ def _forward(con, box, order, b0, nb, x, bym, budget, PI, PF, top, lay, li, tab)
             k0 = PI[e, P_K0] + add0
             k1 = PI[e, P_K1] + add1
             kc = PI[e, P_KC]
+            elo = PI[e, P_LO]
+            ehi = PI[e, P_HI]
             f = PF[e, Q_F]
             mlo = 0
             mhi = s
@@ -167,6 +173,8 @@ def _forward(con, box, order, b0, nb, x, bym, budget, PI, PF, top, lay, li, tab)
                     PI[idx, P_K0] = n0
                     PI[idx, P_K1] = n1
                     PI[idx, P_KC] = nc
+                    PI[idx, P_LO] = elo + m
+                    PI[idx, P_HI] = ehi + m
                     PF[idx, Q_F] = 0.0
                     top += 1
                     tab[h, 0] = idx
@@ -181,6 +189,11 @@ def _forward(con, box, order, b0, nb, x, bym, budget, PI, PF, top, lay, li, tab)
                                 h2 = (h2 + 1) & mask
                             tab[h2, 0] = j
                             tab[h2, 1] = stamp
+                else:
+                    if elo + m < PI[idx, P_LO]:
+                        PI[idx, P_LO] = elo + m
+                    if ehi + m > PI[idx, P_HI]:
+                        PI[idx, P_HI] = ehi + m
                 PF[idx, Q_F] += f * wt[m]
                 PI[e, P_SUCC + m] = idx
         lay[li + t + 1] = le
@@ -287,7 +300,7 @@ def _lnbinom(n, k):
 
 
 @njit(cache=True)
-def analyse(S, mine_count, prior, budget):
+def analyse(S, mine_count, prior, budget, want_prob):
     """Complete deduction and exact mine probabilities for the position in ``S``.
 
     Returns (status, approx, box, nbox, bprob, pu, uded):
@@ -296,12 +309,36 @@ def analyse(S, mine_count, prior, budget):
     bprob[b] = mine probability of each cell of box b; pu = mine probability of an
     unconstrained hidden cell; uded = 0/1/2 deduction for the unconstrained cells.
     ``S[c, F_AUX]`` is the box of hidden cell c, -1 if unconstrained.
+
+    With ``want_prob`` False (deduction only) and the mine total known, the cheaper count
+    without the total runs first: when every possible frontier total leaves the
+    unconstrained cells between none and all mines, the total rules nothing out and that
+    deduction is already complete (``bprob`` and ``pu`` are then not meaningful).
     """
     n = S.shape[0] - 1
     con, box, ncon, nbox = build_frontier(S)
     order, cstart, ncomp, width = order_components(con, box, ncon, nbox)
     if budget <= 0:
         budget = DEFAULT_BUDGET
+    if mine_count and not want_prob:
+        status, approx, bprob, pu, uded, smin, smax, u, mleft = _analyse(
+            S, con, box, ncon, nbox, order, cstart, ncomp, width, False, 0.5, budget)
+        if status != ST_OK or approx > 0 or (u > 0 and mleft - u < smin and smax < mleft) \
+                or (u == 0 and smin == mleft and smax == mleft):
+            if status == ST_OK and approx == 0:
+                uded = 0
+            return status, approx, box, nbox, bprob, pu, uded
+    status, approx, bprob, pu, uded, smin, smax, u, mleft = _analyse(
+        S, con, box, ncon, nbox, order, cstart, ncomp, width, mine_count, prior, budget)
+    return status, approx, box, nbox, bprob, pu, uded
+
+
+@njit(cache=True)
+def _analyse(S, con, box, ncon, nbox, order, cstart, ncomp, width, bym, prior, budget):
+    """The analysis proper; ``bym``: count by mines (the total is used). Returns
+    (status, approx, bprob, pu, uded, smin, smax, u, mleft) with [smin, smax] the range of
+    possible frontier totals."""
+    n = S.shape[0] - 1
     hid = n - S[n, C_REV] - S[n, C_FLAG] - S[n, C_DET]
     fc = 0
     for b in range(nbox):
@@ -309,7 +346,6 @@ def analyse(S, mine_count, prior, budget):
         box[b, CB_DED] = 0
     u = hid - fc
     mleft = S[n, C_MINES] - S[n, C_FLAG] - S[n, C_DET]
-    bym = mine_count
     if bym:
         p = (mleft + 0.5) / (hid + 1.0)
         x = p / (1.0 - p)
@@ -322,6 +358,8 @@ def analyse(S, mine_count, prior, budget):
     lay = np.empty(nbox + ncomp + 2, np.int64)
     capx = np.zeros(max(ncomp, 1), np.int8)
     clen = np.zeros(max(ncomp, 1), np.int64)
+    kmin = np.zeros(max(ncomp, 1), np.int64)
+    kmax = np.zeros(max(ncomp, 1), np.int64)
     woff = np.zeros(ncomp + 1, np.int64)
     top = 0
     approx = 0
@@ -337,7 +375,7 @@ def analyse(S, mine_count, prior, budget):
             PI, PF, top2, tab, st = _forward(con, box, order, b0, nb, x, bym, budget,
                                              PI, PF, top, lay, li, tab)
         if st == 1:
-            return ST_CLUES, approx, box, nbox, bprob, 0.0, 0
+            return ST_CLUES, approx, bprob, 0.0, 0, 0, 0, u, mleft
         if st == 2:
             capx[i] = 1
             approx += 1
@@ -345,9 +383,11 @@ def analyse(S, mine_count, prior, budget):
             lay[li + nb + 1] = top
         else:
             top = top2
-    # each component's weight (and existence) by its mine count
+    # each component's weight (and existence) by its mine count, on its support
     wv = np.zeros(woff[ncomp], np.float64)
     wx = np.zeros(woff[ncomp], np.uint8)
+    smin = 0
+    smax = 0
     for i in range(ncomp):
         b0 = cstart[i]
         nb = cstart[i + 1] - b0
@@ -356,12 +396,20 @@ def analyse(S, mine_count, prior, budget):
             est = _heuristic(con, box, order, b0, nb, bprob)
             kstar = min(max(int(round(est)), 0), clen[i]) if bym else 0
             wv[woff[i] + kstar] = 1.0
+            kmin[i] = 0
+            kmax[i] = clen[i]
             for k in range(clen[i] + 1):
                 wx[woff[i] + k] = 1  # unknown: allow every count (deductions stay sound)
         else:
+            kmin[i] = clen[i]
+            kmax[i] = 0
             for e in range(lay[li + nb], lay[li + nb + 1]):
                 wv[woff[i] + PI[e, P_KC]] += PF[e, Q_F]
                 wx[woff[i] + PI[e, P_KC]] = 1
+                kmin[i] = min(kmin[i], PI[e, P_LO])
+                kmax[i] = max(kmax[i], PI[e, P_HI])
+        smin += kmin[i]
+        smax += kmax[i]
     if not bym:
         one = np.ones(1, np.float64)
         onex = np.ones(1, np.uint8)
@@ -372,50 +420,54 @@ def analyse(S, mine_count, prior, budget):
             nb = cstart[i + 1] - b0
             code = _backward(box, order, b0, nb, x, PI, PF, lay, b0 + i, one, onex, 0, bprob)
             if code == 1:
-                return ST_CLUES, approx, box, nbox, bprob, 0.0, 0
+                return ST_CLUES, approx, bprob, 0.0, 0, smin, smax, u, mleft
             if code == 2:
                 approx += 1
                 _heuristic(con, box, order, b0, nb, bprob)
-        return ST_OK, approx, box, nbox, bprob, prior, 0
-    # with the mine total: prefix convolutions P_i of components 0..i-1
+        return ST_OK, approx, bprob, prior, 0, smin, smax, u, mleft
+    # with the mine total: prefix convolutions P_i of components 0..i-1, stored over
+    # totals 0..sum of their sizes but filled only on [lo_i, hi_i] (sums of supports)
     ltot = woff[ncomp] - ncomp
     poff = np.zeros(ncomp + 2, np.int64)
+    plo = np.zeros(ncomp + 1, np.int64)
+    phi = np.zeros(ncomp + 1, np.int64)
     pre = 0
     for i in range(ncomp + 1):
         poff[i + 1] = poff[i] + pre + 1
         if i < ncomp:
             pre += clen[i]
+            plo[i + 1] = plo[i] + kmin[i]
+            phi[i + 1] = phi[i] + kmax[i]
     pv = np.zeros(poff[ncomp + 1], np.float64)
     px = np.zeros(poff[ncomp + 1], np.uint8)
     pv[0] = 1.0
     px[0] = 1
-    pre = 0
     for i in range(ncomp):
         a0 = poff[i]
         a1 = poff[i + 1]
-        for a in range(pre + 1):
-            va = pv[a0 + a]
-            xa = px[a0 + a]
-            if xa == 0:
+        wo = woff[i]
+        for a in range(plo[i], phi[i] + 1):
+            if px[a0 + a] == 0:
                 continue
-            for k in range(clen[i] + 1):
-                if wx[woff[i] + k]:
-                    pv[a1 + a + k] += va * wv[woff[i] + k]
+            va = pv[a0 + a]
+            for k in range(kmin[i], kmax[i] + 1):
+                if wx[wo + k]:
+                    pv[a1 + a + k] += va * wv[wo + k]
                     px[a1 + a + k] = 1
-        pre += clen[i]
         mx = 0.0
-        for a in range(pre + 1):
+        for a in range(plo[i + 1], phi[i + 1] + 1):
             mx = max(mx, pv[a1 + a])
         if mx > 0.0:
-            for a in range(pre + 1):
-                pv[a1 + a] /= mx
+            inv = 1.0 / mx
+            for a in range(plo[i + 1], phi[i + 1] + 1):
+                pv[a1 + a] *= inv
     t0 = poff[ncomp]
     # global factor g(K) = C(U, M_left - K) / x^K, in log space, for K frontier mines
     g = np.zeros(ltot + 1, np.float64)
     gx = np.zeros(ltot + 1, np.uint8)
     lx = math.log(x)
     lmax = -np.inf
-    for kk in range(ltot + 1):
+    for kk in range(smin, smax + 1):
         r = mleft - kk
         if 0 <= r <= u:
             gx[kk] = 1
@@ -423,15 +475,15 @@ def analyse(S, mine_count, prior, budget):
             if px[t0 + kk] and g[kk] > lmax:
                 lmax = g[kk]
     if lmax == -np.inf:
-        return ST_TOTAL, approx, box, nbox, bprob, 0.0, 0
-    for kk in range(ltot + 1):
+        return ST_TOTAL, approx, bprob, 0.0, 0, smin, smax, u, mleft
+    for kk in range(smin, smax + 1):
         g[kk] = math.exp(g[kk] - lmax) if gx[kk] else 0.0
     # unconstrained cells
     z = 0.0
     zu = 0.0
     allsafe = True
     allmine = True
-    for kk in range(ltot + 1):
+    for kk in range(smin, smax + 1):
         if px[t0 + kk] and gx[kk]:
             v = pv[t0 + kk] * g[kk]
             z += v
@@ -454,14 +506,13 @@ def analyse(S, mine_count, prior, budget):
     for i in range(ncomp - 1, -1, -1):
         b0 = cstart[i]
         nb = cstart[i + 1] - b0
-        L = clen[i]
-        pre = poff[i + 1] - poff[i] - 1
         a0 = poff[i]
+        wo = woff[i]
         if not capx[i]:
-            for k in range(L + 1):
+            for k in range(kmin[i], kmax[i] + 1):
                 sv = 0.0
                 sx = 0
-                for a in range(pre + 1):
+                for a in range(plo[i], phi[i] + 1):
                     if px[a0 + a] and Rx[a + k]:
                         sv += pv[a0 + a] * R[a + k]
                         sx = 1
@@ -469,42 +520,44 @@ def analyse(S, mine_count, prior, budget):
                 Gx[k] = sx
             code = _backward(box, order, b0, nb, x, PI, PF, lay, b0 + i, G, Gx, 0, bprob)
             if code == 1:
-                return ST_TOTAL, approx, box, nbox, bprob, 0.0, 0
+                return ST_TOTAL, approx, bprob, 0.0, 0, smin, smax, u, mleft
             if code == 2:
                 approx += 1
                 _heuristic(con, box, order, b0, nb, bprob)
         mx = 0.0
-        for j in range(pre + 1):
+        for j in range(plo[i], phi[i] + 1):
             sv = 0.0
             sx = 0
-            for k in range(L + 1):
-                if wx[woff[i] + k] and Rx[j + k]:
-                    sv += wv[woff[i] + k] * R[j + k]
+            for k in range(kmin[i], kmax[i] + 1):
+                if wx[wo + k] and Rx[j + k]:
+                    sv += wv[wo + k] * R[j + k]
                     sx = 1
             R[j] = sv
             Rx[j] = sx
             if sv > mx:
                 mx = sv
         if mx > 0.0:
-            for j in range(pre + 1):
-                R[j] /= mx
-    return ST_OK, approx, box, nbox, bprob, pu, uded
+            inv = 1.0 / mx
+            for j in range(plo[i], phi[i] + 1):
+                R[j] *= inv
+    return ST_OK, approx, bprob, pu, uded, smin, smax, u, mleft
 
 
 @njit(cache=True)
-def cell_results(S, mine_count, prior, budget, prob, ded):
+def cell_results(S, mine_count, prior, budget, want_prob, prob, ded):
     """Per-cell results of :func:`analyse` for the public API: ``prob`` (float64 N) and
     ``ded`` (int8 N: 0 undetermined or not hidden, 1 safe, 2 mine). Returns
     (status, approx)."""
     n = S.shape[0] - 1
-    status, approx, box, nbox, bprob, pu, uded = analyse(S, mine_count, prior, budget)
+    status, approx, box, nbox, bprob, pu, uded = analyse(S, mine_count, prior, budget,
+                                                       want_prob)
     if status != ST_OK:
         return status, approx
     for c in range(n):
         st = S[c, F_ST]
         ded[c] = 0
         if st != HIDDEN:
-            prob[c] = 0.0 if st == 1 else 1.0
+            prob[c] = 0.0 if st == REVEALED else 1.0
             continue
         b = S[c, F_AUX]
         if b >= 0:

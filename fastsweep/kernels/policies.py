@@ -60,7 +60,7 @@ def deduce_or_guess(S, trp, by_probability, mine_count, prior, budget, stop_on_d
     all of them before re-analysing cannot change the closure reached.
     """
     n = S.shape[0] - 1
-    status, approx, box, nbox, bprob, pu, uded = analyse(S, mine_count, prior, budget)
+    status, approx, box, nbox, bprob, pu, uded = analyse(S, mine_count, prior, budget, by_probability)
     if approx > 0:
         S[n, C_APPROX] += 1
     acted = 0
