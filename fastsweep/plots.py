@@ -112,20 +112,25 @@ def plot_score(summary, base, formats=("pdf", "png"), kind="score"):
 
 
 def _reference_pairs(pairs, reference):
-    """Rows 'agent minus reference' at equal mine_count (sign flipped where needed); with a
-    single agent, the effect of knowing the mine total."""
+    """Rows 'agent minus reference' (sign flipped where the reference is listed second), at
+    equal mine_count, or against the reference's only setting when it has one (the basic
+    agent without the mine total); with a single agent, the effect of the mine total."""
     agents = list(dict.fromkeys(list(pairs.agent_a) + list(pairs.agent_b)))
     ref = reference or agents[0]
     if ref not in agents:
         raise ValueError(f"reference: agent {ref!r} is not in this sweep; agents: "
                          f"{', '.join(agents)}")
-    same = pairs[pairs.mine_count_a == pairs.mine_count_b]
-    a = same[(same.agent_a == ref) & (same.agent_b != ref)].copy()
-    b = same[(same.agent_b == ref) & (same.agent_a != ref)].copy()
+    ref_mcs = set(pairs.mine_count_a[pairs.agent_a == ref]) | set(
+        pairs.mine_count_b[pairs.agent_b == ref])
+    a = pairs[(pairs.agent_a == ref) & (pairs.agent_b != ref)].copy()
+    b = pairs[(pairs.agent_b == ref) & (pairs.agent_a != ref)].copy()
     if len(b):  # reference listed second: flip to 'other minus reference'
         b["mean_diff"], b["ci_low"], b["ci_high"] = -b.mean_diff, -b.ci_high, -b.ci_low
-        b["agent_b"], b["mine_count_b"] = b.agent_a, b.mine_count_a
+        b["agent_a"], b["agent_b"] = b.agent_b, b.agent_a
+        b["mine_count_a"], b["mine_count_b"] = b.mine_count_b, b.mine_count_a
     rows = pd.concat([a, b])
+    if len(ref_mcs) > 1:
+        rows = rows[rows.mine_count_a == rows.mine_count_b]
     if len(rows):
         return rows, f"Score difference vs {ref} (paired)"
     mc = pairs[(pairs.agent_a == pairs.agent_b) & (pairs.agent_a == ref)
@@ -154,7 +159,7 @@ def plot_diff(pairs, base, formats=("pdf", "png"), reference=None):
             ax.set_ylabel(ylab)
             ax.set_title(title + ", 95% CI bands")
             ax.grid(True)
-            ax.legend(frameon=False)
+            ax.legend(frameon=False, loc="best")
             files += _save(fig, base + suffix, formats)
     return files
 
