@@ -189,18 +189,22 @@ def plot_time(table, base, formats=("pdf", "png")):
                         label=_label(agent, mc, with_mc) if i == 0 else None)
         ax.set_xscale("log")
         ax.set_yscale("log")
-        for axis in (ax.xaxis, ax.yaxis):  # plain numbers (400, 900), not 4x10^2
-            axis.set_major_formatter(ticker.LogFormatter(labelOnlyBase=False))
-            axis.set_minor_formatter(ticker.LogFormatter(labelOnlyBase=False,
-                                                         minor_thresholds=(1.5, 0.6)))
+        plain = ticker.FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:g}")
+        for axis in (ax.xaxis, ax.yaxis):  # plain numbers (400, 10,000), not 4x10^2
+            lo, hi = axis.get_view_interval()
+            axis.set_major_formatter(plain)
+            # label the 2..9 ticks only when the axis spans less than a decade
+            axis.set_minor_formatter(plain if hi / lo < 10 else ticker.NullFormatter())
         ax.set_xlabel("Board size (cells)")
         ax.set_ylabel("Time per game (\u00b5s)")
         ax.grid(True, which="major")
-        leg = ax.legend(frameon=False, loc="upper left")
+        hs, labels = ax.get_legend_handles_labels()
         if len(dens) > 1:
-            ax.add_artist(leg)
-            hs = [plt.Line2D([], [], color="0.3", ls=DENSITY_STYLES[i]) for i in range(len(dens))]
-            ax.legend(hs, [f"density {d:g}" for d in dens], frameon=False, loc="lower right")
+            hs += [plt.Line2D([], [], color="0.3", ls=DENSITY_STYLES[i]) for i in range(len(dens))]
+            labels += [f"density {d:g}" for d in dens]
+        # below the axes: with many lines there is no empty corner inside
+        ax.legend(hs, labels, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.2),
+                  ncol=2)
         ax.set_title("Time per game (one core, kernel time)")
         files += _save(fig, base, formats)
     return files

@@ -470,6 +470,11 @@ class _Pool:
         return wait(fs, return_when=FIRST_COMPLETED)[0]
 
     def close(self, cancel=False):
+        if cancel:
+            # Ctrl-C: a batch of a slow agent can run for many seconds; its chunks are not
+            # recorded yet, so stopping the workers now loses no finished work
+            for p in list((self.ex._processes or {}).values()):
+                p.terminate()
         self.ex.shutdown(wait=True, cancel_futures=cancel)
 
 
@@ -713,9 +718,7 @@ def _execute(plan, pending, params, store, workers, backend, scheduler, timeout,
                     del inflight[f]
 
         keep(list(inflight))
-        ex.close(cancel=True)  # a process pool lets running batches finish: keep them too
-        if isinstance(ex, _Pool):
-            keep(list(inflight))
+        ex.close(cancel=True)
         bar.close()
         if store is not None:
             print(f"fastsweep: interrupted; finished chunks are kept in {store.path}; re-run "

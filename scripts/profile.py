@@ -1,0 +1,86 @@
+"""Profiling: microseconds per game of each agent across board sizes 10..100 at densities
+0.1, 0.2, 0.3, 0.5 (no mine total), as a table and a log-log plot.
+
+One process, kernel time per game (the per-game clock inside the compiled batch), games
+played in doubling batches until a point has used --budget seconds. A point whose first
+game alone takes longer than --max-game seconds stops that agent/density at that size
+(the table marks the larger sizes as skipped rather than running for hours).
+Writes results/profile/profile.csv and fig_time.pdf/.png.
+
+Usage: python3 scripts/profile.py [--quick] [--agents a,b] [--budget 1.0] [--out DIR]
+"""
+import argparse
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _bootstrap import ROOT, ensure_venv  # noqa: E402
+
+SIZES = [10, 20, 30, 50, 70, 100]
+DENSITIES = [0.1, 0.2, 0.3, 0.5]
+
+
+def profile_point(agent, size, density, budget, max_games, seed=0):
+    """(games, mean kernel us per game, wall us per game) for one configuration."""
+    from fastsweep.config import make_config
+    from fastsweep.runner import play_chunk
+
+    cfg = make_config(agent, size, density=density)
+    games, kern, t0, batch = 0, 0.0, time.perf_counter(), 1
+    while True:
+        _, secs, _ = play_chunk(cfg, seed, games, batch)
+        games += batch
+        kern += float(secs.sum())
+        wall = time.perf_counter() - t0
+        if wall >= budget or games >= max_games:
+            return games, kern / games * 1e6, wall / games * 1e6
+        batch = min(batch * 2, max_games - games)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--agents", default=None, help="comma list (default: every registered)")
+    ap.add_argument("--budget", type=float, default=1.0, help="seconds per point")
+    ap.add_argument("--max-game", type=float, default=10.0,
+                    help="skip larger sizes once one game takes longer than this (s)")
+    ap.add_argument("--quick", action="store_true", help="sizes 10, 20, 30; 0.2 s per point")
+    ap.add_argument("--out", default=os.path.join("results", "profile"))
+    a = ap.parse_args(argv)
+    import pandas as pd
+
+    from fastsweep import AGENTS
+    from fastsweep.plots import plot_time
+    from fastsweep.sweep import warm_up
+
+    agents = a.agents.split(",") if a.agents else list(AGENTS)
+    sizes, budget = (SIZES[:3], 0.2) if a.quick else (SIZES, a.budget)
+    warm_up(agents)
+    rows = []
+    for agent in agents:
+        for d in DENSITIES:
+            skip = False
+            for s in sizes:
+                if skip:
+                    rows.append(dict(agent=agent, mine_count=False, height=s, width=s,
+                                     cells=s * s, density=d, games=0, us_per_game=float("nan"),
+                                     wall_us_per_game=float("nan"), note="skipped"))
+                    continue
+                g, us, wall = profile_point(agent, s, d, budget, 100_000)
+                rows.append(dict(agent=agent, mine_count=False, height=s, width=s, cells=s * s,
+                                 density=d, games=g, us_per_game=us, wall_us_per_game=wall,
+                                 note=""))
+                print(f"{agent:12s} {s:4d}x{s:<4d} density {d:.1f}: {us:12.1f} us/game "
+                      f"({g} games)", flush=True)
+                skip = us * 1e-6 > a.max_game
+    os.makedirs(a.out, exist_ok=True)
+    t = pd.DataFrame(rows)
+    t.to_csv(os.path.join(a.out, "profile.csv"), index=False, float_format="%.6g")
+    files = plot_time(t.dropna(subset=["us_per_game"]), os.path.join(a.out, "fig_time"))
+    print(f"wrote {os.path.join(a.out, 'profile.csv')}, " + ", ".join(files))
+
+
+if __name__ == "__main__":
+    ensure_venv(os.path.abspath(__file__))
+    os.chdir(ROOT)
+    main()
