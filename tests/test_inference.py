@@ -1,0 +1,257 @@
+"""Exact inference (fastsweep.deduce / mine_probabilities) and the inference and
+probability agents, checked against the brute-force oracle in naive.py."""
+import warnings
+
+import numpy as np
+import pytest
+
+import fastsweep
+from fastsweep.config import make_config
+from fastsweep.inference import ApproximationWarning
+from fastsweep.kernels import env as ke
+from fastsweep.kernels import game as kg
+from fastsweep.runner import play_chunk
+from naive import brute_force_view, random_view
+
+
+def check_view(view, mines, prior=0.5):
+    s0, m0, p0 = brute_force_view(view, mines, prior)
+    s1, m1 = fastsweep.deduce(view, mines)
+    p1 = fastsweep.mine_probabilities(view, mines, prior)
+    assert (s1 == s0).all() and (m1 == m0).all(), (view, mines)
+    assert np.abs(p1 - p0).max() < 1e-12, (view, mines, prior, p0, p1)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_views_match_oracle(seed):
+    rng = np.random.default_rng(seed)
+    for _ in range(100):
+        h, w = (int(v) for v in rng.integers(1, 7, 2))
+        view, mines = random_view(rng, h, w, rng.uniform(0.05, 0.7), rng.uniform(0.0, 0.95),
+                                  rng.uniform(0.0, 0.6), max_hidden=14)
+        check_view(view, None, 0.5)
+        check_view(view, None, float(rng.uniform(0.05, 0.95)))
+        check_view(view, mines)
+
+
+def test_special_views_match_oracle():
+    rng = np.random.default_rng(11)
+    views = [
+        np.full((3, 4), -1, np.int8),  # all hidden: empty frontier
+        np.array([[0, 1], [1, -2]], np.int8),  # no hidden cell
+        np.array([[-2, -2], [-2, -2]], np.int8),  # only known mines
+        np.array([[-1]], np.int8),
+        np.array([[1, -1, -1, -1, 1]], np.int8),  # a row: clues at both ends
+    ]
+    for v in views:
+        n_hidden = int((v == -1).sum())
+        known = int((v == -2).sum())
+        for mines in [None] + list(range(known, known + n_hidden + 1)):
+            try:
+                brute_force_view(v, mines)
+            except ValueError:
+                with pytest.raises(ValueError):
+                    fastsweep.mine_probabilities(v, mines)
+                continue
+            check_view(v, mines)
+            check_view(v, mines, 0.3)
+    # corners and edges with known mines, denser boards
+    for _ in range(60):
+        view, mines = random_view(rng, 4, 5, 0.4, 0.6, 0.5, max_hidden=12)
+        check_view(view, mines)
+
+
+def test_only_the_total_decides():
+    view = np.array([[1, -1, -1],
+                     [1, -1, -1]], np.int8)
+    safe, mine = fastsweep.deduce(view)
+    assert not safe.any() and not mine.any()
+    safe, mine = fastsweep.deduce(view, mines=1)  # the one mine is next to the clues
+    assert safe.tolist() == [[False, False, True], [False, False, True]]
+    safe, mine = fastsweep.deduce(view, mines=3)  # 1 in the box, 2 in the two free cells
+    assert mine.tolist() == [[False, False, True], [False, False, True]]
+    p = fastsweep.mine_probabilities(view, mines=2)
+    # layouts: 1 mine in the box (2 ways) x 1 of 2 free cells (2 ways): all 1/2
+    assert np.allclose(p, [[0, 0.5, 0.5], [0, 0.5, 0.5]], rtol=0, atol=1e-15)
+
+
+def test_all_unconstrained():
+    view = np.full((4, 5), -1, np.int8)
+    view[0, 0] = -2
+    p = fastsweep.mine_probabilities(view, mines=7)
+    assert p[0, 0] == 1.0
+    assert np.allclose(p.ravel()[1:], 6 / 19, rtol=1e-14)
+    p = fastsweep.mine_probabilities(view, prior=0.3)
+    assert np.allclose(p.ravel()[1:], 0.3, rtol=1e-14)
+    safe, mine = fastsweep.deduce(view, mines=1)
+    assert safe.sum() == 19 and not mine.any()
+    safe, mine = fastsweep.deduce(view, mines=20)
+    assert mine.sum() == 19 and not safe.any()
+    safe, mine = fastsweep.deduce(view)
+    assert not safe.any() and not mine.any()
+
+
+def _midgame_view(agent, size, mines, seed, frac, **kw):
+    t = fastsweep.play(agent, size, mines=mines, seed=seed, **kw)
+    h, w = t.config.height, t.config.width
+    m = int(len(t.moves) * frac)
+    v = np.full(h * w, -1, np.int8)
+    clues = t.clues.ravel()
+    for cell, out in zip(t.moves.cell_index[:m], t.moves.out[:m]):
+        v[cell] = -2 if out < 0 else clues[cell]
+    return v.reshape(h, w), int(t.mines.sum())
+
+
+def test_large_view_finite_and_sums_to_total():
+    view, mines = _midgame_view("probability", 100, 2000, 3, 0.4, mine_count=True)
+    assert (view == -1).sum() > 3000
+    p, info = fastsweep.mine_probabilities(view, mines, info=True)
+    assert info["approx_steps"] == 0
+    assert np.isfinite(p).all() and (p >= 0).all() and (p <= 1).all()
+    assert abs(p.sum() - mines) < 1e-6 * mines
+    p = fastsweep.mine_probabilities(view)
+    assert np.isfinite(p).all()
+    safe, mine = fastsweep.deduce(view, mines)
+    assert (p[safe] < 1e-9).all()
+
+
+def test_budget_exceeded_is_reported():
+    view, mines = _midgame_view("basic", 16, 40, 1, 0.5)
+    assert fastsweep.mine_probabilities(view, mines, info=True)[1]["approx_steps"] == 0
+    with pytest.warns(ApproximationWarning):
+        p, info = fastsweep.mine_probabilities(view, mines, budget=2, info=True)
+    assert info["approx_steps"] > 0
+    with pytest.warns(ApproximationWarning):
+        safe, mine, info = fastsweep.deduce(view, mines, budget=2, info=True)
+    exact_safe, exact_mine = fastsweep.deduce(view, mines)
+    # approximate deduction stays sound: a subset of the exact one
+    assert not (safe & ~exact_safe).any() and not (mine & ~exact_mine).any()
+
+
+@pytest.mark.parametrize("view, mines, text", [
+    (np.array([[3, -1], [-1, 0]], np.int8), None, "needs more mines"),
+    (np.array([[1, -2], [-2, -1]], np.int8), None, "smaller than its known-mine"),
+    (np.array([[1, -1, 0]], np.int8), None, "no mine layout agrees"),
+    (np.array([[0, -1], [-1, 2]], np.int8), None, "no mine layout agrees"),
+    (np.array([[1, -1], [-1, -1]], np.int8), 0, "inconsistent with mines=0"),
+    (np.array([[1, -1], [-1, -1]], np.int8), 3, "inconsistent with mines=3"),
+    (np.array([[1, -1], [-1, -1]], np.int8), 4, "only 0 known mines and 3 hidden"),
+    (np.array([[-2, -1]], np.int8), 0, "already shows 1 known mines"),
+])
+def test_inconsistent_views_raise(view, mines, text):
+    with pytest.raises(ValueError, match=text):
+        fastsweep.mine_probabilities(view, mines)
+    with pytest.raises(ValueError, match=text):
+        fastsweep.deduce(view, mines)
+
+
+def test_random_inconsistent_views_agree_with_oracle():
+    rng = np.random.default_rng(5)
+    raised = 0
+    for _ in range(300):
+        h, w = (int(v) for v in rng.integers(1, 5, 2))
+        view = rng.choice([-2, -1, -1, -1, 0, 1, 2, 3], size=(h, w)).astype(np.int8)
+        mines = None if rng.random() < 0.5 else int(rng.integers(0, h * w + 1))
+        try:
+            brute_force_view(view, mines)
+        except ValueError:
+            raised += 1
+            with pytest.raises(ValueError):
+                fastsweep.deduce(view, mines)
+            continue
+        check_view(view, mines)
+    assert raised > 30  # the generator does produce inconsistent views
+
+
+@pytest.mark.parametrize("view, text", [
+    (np.zeros((2, 2), np.float64), "integer"),
+    (np.zeros((2, 2), bool), "integer"),
+    (np.zeros(4, np.int8), "2-D"),
+    (np.zeros((2, 2, 2), np.int8), "2-D"),
+    ([[0, -1]], "numpy"),
+    (np.array([[9, -1]], np.int8), "value 9"),
+    (np.array([[-3, -1]], np.int8), "value -3"),
+    (np.array([[4, -1]], np.int8), "larger than its number of neighbours"),
+    (np.zeros((0, 3), np.int8), "empty"),
+])
+def test_malformed_views_raise(view, text):
+    with pytest.raises(ValueError, match=text):
+        fastsweep.deduce(view)
+
+
+def test_bad_arguments_raise():
+    v = np.full((2, 2), -1, np.int8)
+    for kw, text in [({"mines": 1.5}, "mines"), ({"mines": True}, "mines"),
+                     ({"prior": 0.0}, "prior"), ({"prior": 1.0}, "prior"),
+                     ({"budget": -1}, "budget")]:
+        with pytest.raises(ValueError, match=text):
+            fastsweep.mine_probabilities(v, **kw)
+
+
+# ---- agents -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("agent", ["inference", "probability"])
+@pytest.mark.parametrize("mine_count", [False, True])
+@pytest.mark.parametrize("rules, size, mines, games", [
+    ("classic", (9, 9), 10, 1500),
+    ("classic", (16, 30), 99, 500),
+    ("keep-going", (10, 10), 30, 1500),
+    ("keep-going", (16, 16), 80, 300),
+])
+def test_agents_sound_in_play(agent, mine_count, rules, size, mines, games):
+    cfg = make_config(agent, size, mines=mines, rules=rules, mine_count=mine_count)
+    out, _, (fst, fmine) = play_chunk(cfg, 17, 0, games, keep_boards=True)
+    assert out[:, kg.OUT_WRONG_FLAGS].sum() == 0
+    assert out[:, kg.OUT_SAFE_DETONATIONS].sum() == 0
+    assert (out[:, kg.OUT_DETONATED] <= out[:, kg.OUT_GUESSES]).all()
+    assert out[:, kg.OUT_APPROX].sum() == 0
+    assert (fmine[fst == ke.FLAGGED] == 1).all()
+    if rules == "keep-going":
+        assert (fst != ke.HIDDEN).all()  # every cell resolved
+
+
+def _views_at_guesses(t):
+    """(view, move) just before each guess after the opening move of trace ``t``."""
+    h, w = t.config.height, t.config.width
+    clues = t.clues.ravel()
+    v = np.full(h * w, -1, np.int8)
+    for i, mv in enumerate(t.moves.itertuples(index=False)):
+        if mv.kind == ke.A_GUESS and i > 0:
+            yield v.reshape(h, w).copy(), mv
+        v[mv.cell_index] = -2 if mv.out < 0 else clues[mv.cell_index]
+
+
+@pytest.mark.parametrize("agent", ["inference", "probability"])
+@pytest.mark.parametrize("mine_count", [False, True])
+def test_agents_guess_only_when_nothing_is_certain(agent, mine_count):
+    """Replay: before every guess the oracle finds no certain cell (the deduction was
+    complete), and the probability agent's guess has the lowest exact probability."""
+    guesses = 0
+    for game in range(12):
+        for (h, w), mines in (((4, 4), 5), ((3, 6), 6), ((4, 5), 8)):
+            t = fastsweep.play(agent, (h, w), mines=mines, seed=9, game=game,
+                               mine_count=mine_count, prior=0.4)
+            for view, mv in _views_at_guesses(t):
+                safe, mine, p = brute_force_view(view, mines if mine_count else None, 0.4)
+                assert not safe.any() and not mine.any(), (view, mv)
+                if agent == "probability":
+                    hidden = view == -1
+                    assert p.ravel()[mv.cell_index] <= p[hidden].min() + 1e-12
+                    assert abs(mv.probability - p.ravel()[mv.cell_index]) < 1e-12
+                    assert "mine probability" in mv.reason
+                guesses += 1
+    assert guesses > 50
+
+
+def test_trace_reasons():
+    t = fastsweep.play("probability", (16, 30), mines=99, seed=3, rules="classic",
+                       mine_count=True)
+    reasons = " | ".join(t.moves.reason)
+    assert "by deduction from" in reasons
+    assert "lowest of" in reasons
+
+
+def test_registered():
+    assert {"inference", "probability"} <= set(fastsweep.AGENTS)
+    df = fastsweep.run("probability", 9, mines=10, games=20, seed=1, rules="classic")
+    assert (df.approx_steps == 0).all()
