@@ -9,6 +9,7 @@ import numbers
 import warnings
 
 import numpy as np
+from numba import njit
 
 from .kernels import count as kc
 from .kernels import env as ke
@@ -21,11 +22,57 @@ class ApproximationWarning(UserWarning):
     """A component was too large for the work budget: results for it are approximate."""
 
 
-def _neighbour_sum(a: np.ndarray) -> np.ndarray:
-    p = np.pad(a.astype(np.int64), 1)
-    h, w = a.shape
-    return sum(p[1 + dr:1 + dr + h, 1 + dc:1 + dc + w]
-               for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
+@njit(cache=True)
+def _fill_state(v, S):
+    """Copy view ``v`` (int8 H x W, values already checked) into state ``S``; count
+    hidden and known-mine neighbours. Returns (code, cell, known, hidden): code 0 ok,
+    or 1/2/3 for the first clue that is larger than its neighbours / smaller than its
+    known mines / needs more mines than its hidden neighbours."""
+    h, w = v.shape
+    n = h * w
+    known = 0
+    hidden = 0
+    rev = 0
+    for c in range(n):
+        x = v[c // w, c % w]
+        if x == HIDDEN_CODE:
+            S[c, ke.F_ST] = ke.HIDDEN
+            hidden += 1
+        elif x == MINE_CODE:
+            S[c, ke.F_ST] = ke.FLAGGED
+            known += 1
+        else:
+            S[c, ke.F_ST] = ke.REVEALED
+            rev += 1
+        S[c, ke.F_CLUE] = max(x, 0)
+    for c in range(n):
+        nh = 0
+        nk = 0
+        for q in range(S[c, ke.F_NNB]):
+            st = S[S[c, ke.F_NBR + q], ke.F_ST]
+            if st == ke.HIDDEN:
+                nh += 1
+            elif st == ke.FLAGGED:
+                nk += 1
+        S[c, ke.F_HID] = nh
+        S[c, ke.F_KMN] = nk
+    for c in range(n):
+        if S[c, ke.F_ST] == ke.REVEALED:
+            x = S[c, ke.F_CLUE]
+            if x > S[c, ke.F_NNB]:
+                return 1, c, known, hidden
+            if x < S[c, ke.F_KMN]:
+                return 2, c, known, hidden
+            if x - S[c, ke.F_KMN] > S[c, ke.F_HID]:
+                return 3, c, known, hidden
+    S[n, ke.C_REV] = rev
+    S[n, ke.C_FLAG] = known
+    return 0, -1, known, hidden
+
+
+_PROBLEMS = {1: "is larger than its number of neighbours",
+             2: "is smaller than its known-mine neighbours",
+             3: "needs more mines than its hidden neighbours can hold"}
 
 
 def _state(view, mines):
@@ -39,29 +86,19 @@ def _state(view, mines):
     h, w = view.shape
     if h < 1 or w < 1:
         raise ValueError(f"view: empty board of shape {view.shape}")
-    v = view.astype(np.int64)
-    bad = (v < MINE_CODE) | (v > 8)
-    if bad.any():
+    lo, hi = view.min(), view.max()
+    if lo < MINE_CODE or hi > 8:
+        bad = (view < MINE_CODE) | (view > 8)
         r, c = np.argwhere(bad)[0]
-        raise ValueError(f"view: value {v[r, c]} at ({r},{c}) is not -2 (known mine), "
+        raise ValueError(f"view: value {view[r, c]} at ({r},{c}) is not -2 (known mine), "
                          "-1 (hidden) or a clue 0..8")
-    hidden = v == HIDDEN_CODE
-    known = v == MINE_CODE
-    revealed = v >= 0
-    nnb = _neighbour_sum(np.ones((h, w), np.int64))
-    nh = _neighbour_sum(hidden)
-    nk = _neighbour_sum(known)
-    for test, what in (
-        (revealed & (v > nnb), "is larger than its number of neighbours"),
-        (revealed & (v < nk), "is smaller than its known-mine neighbours"),
-        (revealed & (v - nk > nh), "needs more mines than its hidden neighbours can hold"),
-    ):
-        if test.any():
-            r, c = np.argwhere(test)[0]
-            raise ValueError(f"view is inconsistent: clue {v[r, c]} at ({r},{c}) {what} "
-                             f"({nk[r, c]} known mines, {nh[r, c]} hidden neighbours)")
-    nknown = int(known.sum())
-    nhid = int(hidden.sum())
+    S = ke.new_state(h, w)
+    code, cell, nknown, nhid = _fill_state(np.ascontiguousarray(view, dtype=np.int8), S)
+    if code:
+        r, c = divmod(int(cell), w)
+        raise ValueError(f"view is inconsistent: clue {view[r, c]} at ({r},{c}) "
+                         f"{_PROBLEMS[code]} ({S[cell, ke.F_KMN]} known mines, "
+                         f"{S[cell, ke.F_HID]} hidden neighbours)")
     if mines is not None:
         if not isinstance(mines, numbers.Integral) or isinstance(mines, bool):
             raise ValueError(f"mines: expected an integer or None, got {mines!r}")
@@ -71,17 +108,7 @@ def _state(view, mines):
         if mines > nknown + nhid:
             raise ValueError(f"view is inconsistent with mines={mines}: only {nknown} known "
                              f"mines and {nhid} hidden cells")
-    n = h * w
-    S = ke.new_state(h, w)
-    flat = v.ravel()
-    S[:n, ke.F_ST] = np.where(flat == HIDDEN_CODE, ke.HIDDEN,
-                              np.where(flat == MINE_CODE, ke.FLAGGED, ke.REVEALED))
-    S[:n, ke.F_CLUE] = np.maximum(flat, 0)
-    S[:n, ke.F_HID] = nh.ravel()
-    S[:n, ke.F_KMN] = nk.ravel()
-    S[n, ke.C_REV] = int(revealed.sum())
-    S[n, ke.C_FLAG] = nknown
-    S[n, ke.C_MINES] = 0 if mines is None else int(mines)
+    S[S.shape[0] - 1, ke.C_MINES] = 0 if mines is None else int(mines)
     return S
 
 
