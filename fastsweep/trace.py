@@ -36,10 +36,12 @@ def reason_text(why: int, ref: int, a: int, p: float, width: int) -> str:
         return f"all mines found: the {a} hidden cells left are safe"
     if why == ke.R_COUNT_MINES:
         return f"{a} hidden cells left and {a} mines left: all mines"
-    if why == ke.R_DEDUCE_SAFE:
-        return f"safe by deduction from {a} clues, e.g. at {_rc(ref, width)}"
-    if why == ke.R_DEDUCE_MINE:
-        return f"mine by deduction from {a} clues, e.g. at {_rc(ref, width)}"
+    if why in (ke.R_DEDUCE_SAFE, ke.R_DEDUCE_MINE):
+        what = "safe" if why == ke.R_DEDUCE_SAFE else "mine"
+        if ref < 0:  # an unconstrained cell: the mine total decides it
+            return (f"{what} by deduction from the clues and the mine total "
+                    f"({a} cells touch no clue)")
+        return f"{what} by deduction from {a} clues, e.g. at {_rc(ref, width)}"
     if why == ke.R_PROB_GUESS:
         return f"mine probability {p:.3f} (lowest of {a} hidden cells)"
     if why == ke.R_APPROX_GUESS:
