@@ -24,7 +24,6 @@ import json
 import math
 import numbers
 import os
-import signal
 import sys
 import time
 from collections import deque
@@ -36,6 +35,7 @@ import pandas as pd
 
 from . import stats
 from .agents import AGENTS
+from .backends import Dask, Inline, Pool
 from .config import GameConfig, check_games, check_seed, make_config, parse_size
 from .kernels import game as kg
 from .runner import frame, play_chunk
@@ -193,12 +193,6 @@ def _resolve(agents, sizes, densities, mines, rules, mine_count, games, ci, min_
 
 
 # ---------------------------------------------------------------- worker side
-
-def _worker_init():
-    # Ctrl-C reaches the whole process group: let the parent decide, so workers finish
-    # their batch instead of dying mid-way with a traceback each.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
 
 def warm_up(agents):
     """Compile (or load from Numba's cache) the kernels for ``agents``; returns seconds."""
@@ -423,104 +417,6 @@ class _Plan:
         return [j for j, v in enumerate(self.kstar[b]) if v is None or v > k]
 
 
-# ---------------------------------------------------------------- backends
-
-class _Inline:
-    """workers=1: run in this process (no pickling, no worker start-up)."""
-
-    nworkers = 1
-
-    def submit(self, fn, *args):
-        from concurrent.futures import Future
-
-        f = Future()
-        try:
-            f.set_result(fn(*args))
-        except BaseException as e:  # noqa: B036 - Ctrl-C must propagate below
-            if isinstance(e, KeyboardInterrupt):
-                raise
-            f.set_exception(e)
-        return f
-
-    def wait(self, fs):
-        return set(fs)
-
-    def close(self, cancel=False):
-        pass
-
-
-class _Pool:
-    def __init__(self, workers):
-        import multiprocessing as mp
-        from concurrent.futures import ProcessPoolExecutor
-
-        # fork: workers inherit the compiled kernels (no import or cache load per worker)
-        ctx = mp.get_context("fork" if sys.platform.startswith("linux") else "spawn")
-        self.ex = ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
-                                      initializer=_worker_init)
-        self.nworkers = workers
-        self.ex.submit(int, 0).result()  # start the workers now, before any thread exists
-
-    def submit(self, fn, *args):
-        return self.ex.submit(fn, *args)
-
-    def wait(self, fs):
-        from concurrent.futures import FIRST_COMPLETED, wait
-
-        return wait(fs, return_when=FIRST_COMPLETED)[0]
-
-    def close(self, cancel=False):
-        if cancel:
-            # Ctrl-C: a batch of a slow agent can run for many seconds; its chunks are not
-            # recorded yet, so stopping the workers now loses no finished work
-            for p in list((self.ex._processes or {}).values()):
-                p.terminate()
-        self.ex.shutdown(wait=True, cancel_futures=cancel)
-
-
-class _Dask:
-    def __init__(self, workers, scheduler, agents, timeout):
-        try:
-            from dask.distributed import Client, LocalCluster
-        except ImportError:
-            raise ValueError("backend: 'dask' needs dask.distributed; install it with "
-                             "pip install -e .[dask]") from None
-        self.cluster = None
-        if scheduler:
-            try:
-                self.client = Client(scheduler, timeout=timeout)
-            except (OSError, TimeoutError) as e:
-                raise ValueError(f"scheduler: cannot reach the Dask scheduler at {scheduler} "
-                                 f"within {timeout} s ({type(e).__name__}); start one with "
-                                 f"`dask scheduler` or omit --scheduler for a local cluster"
-                                 ) from None
-        else:
-            import logging
-
-            self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                        host="127.0.0.1", dashboard_address=None,
-                                        silence_logs=logging.ERROR)
-            self.client = Client(self.cluster)
-        self.client.run(warm_up, agents)  # every worker compiles or loads the cache once
-        self.nworkers = max(1, sum(self.client.nthreads().values()))
-
-    def submit(self, fn, *args):
-        return self.client.submit(fn, *args, pure=False)
-
-    def wait(self, fs):
-        from dask.distributed import wait
-
-        return set(wait(list(fs), return_when="FIRST_COMPLETED").done)
-
-    def close(self, cancel=False):
-        if self.client is None:  # closed already (the driver and sweep() both close)
-            return
-        self.client.close()
-        self.client = None
-        if self.cluster is not None:
-            self.cluster.close()
-
-
 # ---------------------------------------------------------------- the driver
 
 def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
@@ -597,7 +493,7 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
     if backend == "dask" and scheduler is not None:
         # reach the scheduler before touching the output folder: an unreachable address
         # fails cleanly and writes nothing
-        ex = _Dask(workers, scheduler, params["agents"], timeout)
+        ex = Dask(workers, scheduler, params["agents"], timeout)
     try:
         return _sweep(params, boards, out, per_game, workers, backend, scheduler, timeout,
                       quiet, ex)
@@ -635,11 +531,11 @@ def _execute(plan, pending, params, store, workers, backend, scheduler, timeout,
     if ex is not None:
         pass  # a connected remote Dask client; the caller closes it
     elif backend == "dask":
-        ex = _Dask(workers, scheduler, agents, timeout)
+        ex = Dask(workers, scheduler, agents, timeout)
     elif workers == 1:
-        ex = _Inline()
+        ex = Inline()
     else:
-        ex = _Pool(workers)
+        ex = Pool(workers)
     from tqdm.auto import tqdm
 
     nm = len(plan.labels)

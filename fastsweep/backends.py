@@ -1,0 +1,116 @@
+"""Where sweep chunks run: in this process (one worker), a local process pool, or a Dask
+cluster. Each backend offers submit / wait-for-any / close, nothing else, so the driver
+in :mod:`fastsweep.sweep` treats them alike and results cannot depend on the backend.
+"""
+from __future__ import annotations
+
+import signal
+import sys
+
+
+def _worker_init():
+    # Ctrl-C reaches the whole process group: only the parent reacts (it records what
+    # finished, then stops the workers), so no worker prints a traceback of its own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class Inline:
+    """workers=1: run in this process (no pickling, no worker start-up)."""
+
+    nworkers = 1
+
+    def submit(self, fn, *args):
+        from concurrent.futures import Future
+
+        f = Future()
+        try:
+            f.set_result(fn(*args))
+        except BaseException as e:  # noqa: B036 - Ctrl-C must propagate below
+            if isinstance(e, KeyboardInterrupt):
+                raise
+            f.set_exception(e)
+        return f
+
+    def wait(self, fs):
+        return set(fs)
+
+    def close(self, cancel=False):
+        pass
+
+
+class Pool:
+    """A local process pool (all cores by default)."""
+
+    def __init__(self, workers):
+        import multiprocessing as mp
+        from concurrent.futures import ProcessPoolExecutor
+
+        # fork: workers inherit the compiled kernels (no import or cache load per worker)
+        ctx = mp.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+        self.ex = ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
+                                      initializer=_worker_init)
+        self.nworkers = workers
+        self.ex.submit(int, 0).result()  # start the workers now, before any thread exists
+
+    def submit(self, fn, *args):
+        return self.ex.submit(fn, *args)
+
+    def wait(self, fs):
+        from concurrent.futures import FIRST_COMPLETED, wait
+
+        return wait(fs, return_when=FIRST_COMPLETED)[0]
+
+    def close(self, cancel=False):
+        if cancel:
+            # Ctrl-C: a batch of a slow agent can run for many seconds; its chunks are not
+            # recorded yet, so stopping the workers now loses no finished work
+            for p in list((self.ex._processes or {}).values()):
+                p.terminate()
+        self.ex.shutdown(wait=True, cancel_futures=cancel)
+
+
+class Dask:
+    """A Dask cluster: an existing scheduler at ``scheduler`` or a loopback LocalCluster."""
+
+    def __init__(self, workers, scheduler, agents, timeout):
+        try:
+            from dask.distributed import Client, LocalCluster
+        except ImportError:
+            raise ValueError("backend: 'dask' needs dask.distributed; install it with "
+                             "pip install -e .[dask]") from None
+        self.cluster = None
+        if scheduler:
+            try:
+                self.client = Client(scheduler, timeout=timeout)
+            except (OSError, TimeoutError) as e:
+                raise ValueError(f"scheduler: cannot reach the Dask scheduler at {scheduler} "
+                                 f"within {timeout} s ({type(e).__name__}); start one with "
+                                 f"`dask scheduler` or omit --scheduler for a local cluster"
+                                 ) from None
+        else:
+            import logging
+
+            self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                        host="127.0.0.1", dashboard_address=None,
+                                        silence_logs=logging.ERROR)
+            self.client = Client(self.cluster)
+        from .sweep import warm_up
+
+        self.client.run(warm_up, agents)  # every worker compiles or loads the cache once
+        self.nworkers = max(1, sum(self.client.nthreads().values()))
+
+    def submit(self, fn, *args):
+        return self.client.submit(fn, *args, pure=False)
+
+    def wait(self, fs):
+        from dask.distributed import wait
+
+        return set(wait(list(fs), return_when="FIRST_COMPLETED").done)
+
+    def close(self, cancel=False):
+        if self.client is None:  # closed already (the driver and sweep() both close)
+            return
+        self.client.close()
+        self.client = None
+        if self.cluster is not None:
+            self.cluster.close()
