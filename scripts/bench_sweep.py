@@ -104,7 +104,11 @@ def main(argv=None):
                          overhead_ms_per_chunk=round((med - bare_med / w) / n * 1e3, 3)))
         print(rows[-1], flush=True)
     os.makedirs(os.path.dirname(a.out) or ".", exist_ok=True)
-    pd.DataFrame(rows).to_csv(a.out, index=False)
+    t = pd.DataFrame(rows)
+    # a shared machine makes speed-ups meaningless when other jobs run: record the load
+    t["load_avg_1min"] = round(os.getloadavg()[0], 2)
+    t["cpus"] = os.cpu_count()
+    t.to_csv(a.out, index=False)
     print(f"wrote {a.out}")
 
 
