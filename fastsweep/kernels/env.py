@@ -155,14 +155,18 @@ def push(S, c):
     neighbours). Its counts change only when a neighbour changes, and every change
     calls this, so checking here loses nothing and keeps the list short.
     """
-    if S[c, F_ST] == REVEALED and S[c, F_INQ] == 0:
-        h = S[c, F_HID]
-        left = S[c, F_CLUE] - S[c, F_KMN]
-        if h > 0 and (left == 0 or left == h):
-            n = S.shape[0] - 1
-            S[S[n, C_QLEN], F_QUEUE] = c
-            S[n, C_QLEN] += 1
-            S[c, F_INQ] = 1
+    # Branch-free: whether a random neighbour qualifies is unpredictable, and a
+    # mispredicted branch costs more than the few arithmetic operations. The slot at
+    # the stack top is always written (row N's F_QUEUE column is spare, for a full list).
+    h = S[c, F_HID]
+    left = S[c, F_CLUE] - S[c, F_KMN]
+    fire = ((S[c, F_ST] == REVEALED) & (S[c, F_INQ] == 0) & (h > 0)
+            & ((left == 0) | (left == h)))
+    n = S.shape[0] - 1
+    q = S[n, C_QLEN]
+    S[q, F_QUEUE] = c
+    S[n, C_QLEN] = q + fire
+    S[c, F_INQ] |= fire
 
 
 @njit(cache=True)
@@ -180,19 +184,19 @@ def act(S, c, kind, why, ref, a):
         if S[c, F_MINE] == 0:
             S[n, C_WRONG_FLAG] += 1
         out = -2
-        known_mine = True
+        known_mine = 1
     elif S[c, F_MINE] == 1:
         S[c, F_ST] = DETONATED
         S[n, C_DET] += 1
         if kind == A_REVEAL:
             S[n, C_SAFE_DET] += 1
         out = -1
-        known_mine = True
+        known_mine = 1
     else:
         S[c, F_ST] = REVEALED
         S[n, C_REV] += 1
         out = S[c, F_CLUE]
-        known_mine = False
+        known_mine = 0
         push(S, c)
     if kind == A_GUESS:
         S[n, C_GUESS] += 1
@@ -208,7 +212,6 @@ def act(S, c, kind, why, ref, a):
     for k in range(S[c, F_NNB]):
         d = S[c, F_NBR + k]
         S[d, F_HID] -= 1
-        if known_mine:
-            S[d, F_KMN] += 1
+        S[d, F_KMN] += known_mine
         push(S, d)
     return out
