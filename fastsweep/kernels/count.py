@@ -322,22 +322,27 @@ def analyse(S, mine_count, prior, budget, want_prob):
         budget = DEFAULT_BUDGET
     if mine_count and not want_prob:
         status, approx, bprob, pu, uded, smin, smax, u, mleft = _analyse(
-            S, con, box, ncon, nbox, order, cstart, ncomp, width, False, 0.5, budget)
+            S, con, box, ncon, nbox, order, cstart, ncomp, width, False, 0.5, budget,
+            np.zeros((0, 3), np.int64))
         if status != ST_OK or approx > 0 or (u > 0 and mleft - u < smin and smax < mleft) \
                 or (u == 0 and smin == mleft and smax == mleft):
             if status == ST_OK and approx == 0:
                 uded = 0
             return status, approx, box, nbox, bprob, pu, uded
     status, approx, bprob, pu, uded, smin, smax, u, mleft = _analyse(
-        S, con, box, ncon, nbox, order, cstart, ncomp, width, mine_count, prior, budget)
+        S, con, box, ncon, nbox, order, cstart, ncomp, width, mine_count, prior, budget,
+        np.zeros((0, 3), np.int64))
     return status, approx, box, nbox, bprob, pu, uded
 
 
 @njit(cache=True)
-def _analyse(S, con, box, ncon, nbox, order, cstart, ncomp, width, bym, prior, budget):
+def _analyse(S, con, box, ncon, nbox, order, cstart, ncomp, width, bym, prior, budget,
+             cinfo):
     """The analysis proper; ``bym``: count by mines (the total is used). Returns
     (status, approx, bprob, pu, uded, smin, smax, u, mleft) with [smin, smax] the range of
-    possible frontier totals."""
+    possible frontier totals. ``cinfo`` (int64 (ncomp, 3) or empty) receives each
+    component's fewest and most mines and 1 if it was approximated (filled only when
+    ``bym`` is False)."""
     n = S.shape[0] - 1
     hid = n - S[n, C_REV] - S[n, C_FLAG] - S[n, C_DET]
     fc = 0
@@ -410,6 +415,12 @@ def _analyse(S, con, box, ncon, nbox, order, cstart, ncomp, width, bym, prior, b
                 kmax[i] = max(kmax[i], PI[e, P_HI])
         smin += kmin[i]
         smax += kmax[i]
+    keep = cinfo.shape[0] > 0
+    if keep:
+        for i in range(ncomp):
+            cinfo[i, 0] = kmin[i]
+            cinfo[i, 1] = kmax[i]
+            cinfo[i, 2] = capx[i]
     if not bym:
         one = np.ones(1, np.float64)
         onex = np.ones(1, np.uint8)
@@ -424,6 +435,8 @@ def _analyse(S, con, box, ncon, nbox, order, cstart, ncomp, width, bym, prior, b
             if code == 2:
                 approx += 1
                 _heuristic(con, box, order, b0, nb, bprob)
+                if keep:
+                    cinfo[i, 2] = 1
         return ST_OK, approx, bprob, prior, 0, smin, smax, u, mleft
     # with the mine total: prefix convolutions P_i of components 0..i-1, stored over
     # totals 0..sum of their sizes but filled only on [lo_i, hi_i] (sums of supports)

@@ -43,20 +43,26 @@ CB_DED = 38  # result: 0 undetermined, 1 safe, 2 mine
 CB_LEN = 39
 
 MAX_SLOTS = 32  # two 64-bit words of 4-bit residuals
+SEL = -2  # F_AUX mark of the cells a selective build covers (see build_frontier)
 
 
 @njit(cache=True)
-def build_frontier(S):
-    """Constraints and boxes of the position in ``S``: returns (con, box, ncon, nbox)."""
+def build_frontier(S, sel=False):
+    """Constraints and boxes of the position in ``S``: returns (con, box, ncon, nbox).
+
+    With ``sel``, only the clues marked ``S[c, F_AUX] == SEL`` become constraints (the
+    marked set must be closed: every clue next to a hidden cell of a marked clue is
+    marked), so only the components holding them are built, numbered as in a full build.
+    """
     n = S.shape[0] - 1
     ncon = 0
     for c in range(n):
-        if S[c, F_ST] == REVEALED and S[c, F_HID] > 0:
+        if S[c, F_ST] == REVEALED and S[c, F_HID] > 0 and (not sel or S[c, F_AUX] == SEL):
             ncon += 1
     con = np.empty((ncon, CK_LEN), np.int32)
     j = 0
     for c in range(n):
-        if S[c, F_ST] == REVEALED and S[c, F_HID] > 0:
+        if S[c, F_ST] == REVEALED and S[c, F_HID] > 0 and (not sel or S[c, F_AUX] == SEL):
             S[c, F_AUX] = j
             con[j, CK_CELL] = c
             con[j, CK_VAL] = S[c, F_CLUE] - S[c, F_KMN]

@@ -8,8 +8,11 @@ import numpy as np
 from numba import njit
 
 from .count import ST_OK, analyse
+from .incremental import W_PROB, analyse_changed
+from .incremental import new_workspace as _new_workspace
 from .env import (
-    A_FLAG, A_GUESS, A_REVEAL, C_APPROX, C_GPTR, C_MOVES, F_AUX, F_ORDER, F_ST, HIDDEN,
+    A_FLAG, A_GUESS, A_REVEAL, C_APPROX, C_DET, C_FLAG, C_GPTR, C_MOVES, C_REV, F_AUX,
+    F_HID, F_KMN, F_NNB, F_ORDER, F_ST, HIDDEN,
     R_APPROX_GUESS, R_DEDUCE_MINE, R_DEDUCE_SAFE, R_PROB_GUESS, R_RANDOM, act, hidden_left,
 )
 from .frontier import CB_C, CB_DED, CB_NCLUE, CB_REF, CB_SIZE
@@ -23,8 +26,9 @@ TIE_RTOL = 1e-12  # probabilities this close count as equal: the guess order dec
 
 @njit(cache=True)
 def new_workspace(n):
-    """Scratch an agent keeps across moves and games (allocated once per batch)."""
-    return np.zeros(n, np.float64)
+    """Scratch an agent keeps across moves and games (allocated once per batch): the
+    incremental analysis's per-cell cache (see ``incremental.py``)."""
+    return _new_workspace(n)
 
 
 @njit(cache=True)
@@ -47,12 +51,77 @@ def next_move(S, trp, agent, mine_count, prior, budget, ws, stop_on_detonation):
     if agent == AGENT_BASIC:
         act(S, next_in_order(S), A_GUESS, R_RANDOM, -1, hidden_left(S))
         return
-    deduce_or_guess(S, trp, agent == AGENT_PROBABILITY, mine_count, prior, budget,
-                    stop_on_detonation)
+    by_probability = agent == AGENT_PROBABILITY
+    if budget < 0 or (mine_count and by_probability):
+        deduce_or_guess(S, trp, by_probability, mine_count, prior, budget,
+                        stop_on_detonation, by_probability)
+    else:
+        deduce_or_guess_changed(S, trp, by_probability, mine_count, prior, budget, ws,
+                                stop_on_detonation)
 
 
 @njit(cache=True)
-def deduce_or_guess(S, trp, by_probability, mine_count, prior, budget, stop_on_detonation):
+def deduce_or_guess_changed(S, trp, by_probability, mine_count, prior, budget, ws,
+                            stop_on_detonation):
+    """:func:`deduce_or_guess` with the incremental analysis (``incremental.py``): only
+    components that changed since the previous analysis are re-counted.
+
+    Without the mine total that is the whole analysis. With it (deduction only), the total
+    rules nothing out when every possible frontier total leaves the unconstrained cells
+    between none and all of the mines left; otherwise the full analysis with the total
+    runs, exactly as ``count.analyse`` decides. Same moves as the full analysis.
+    """
+    n = S.shape[0] - 1
+    status, approx, box, nbox, smin, smax, u, mleft = analyse_changed(S, ws, prior, budget)
+    if mine_count and status == ST_OK and approx == 0 and not (
+            (u > 0 and mleft - u < smin and smax < mleft)
+            or (u == 0 and smin == mleft and smax == mleft)):
+        # (want_prob: straight to the analysis with the total; the test was just made)
+        deduce_or_guess(S, trp, by_probability, True, prior, budget, stop_on_detonation, True)
+        return
+    if approx > 0:
+        S[n, C_APPROX] += 1
+    acted = 0
+    if status == ST_OK:
+        for b in range(nbox):
+            d = box[b, CB_DED]
+            if d == 0:
+                continue
+            for j in range(box[b, CB_SIZE]):
+                c = box[b, CB_C + j]
+                if d == 2:
+                    act(S, c, A_FLAG, R_DEDUCE_MINE, box[b, CB_REF], box[b, CB_NCLUE])
+                elif act(S, c, A_REVEAL, R_DEDUCE_SAFE, box[b, CB_REF], box[b, CB_NCLUE]) == -1:
+                    if stop_on_detonation:
+                        return
+                acted += 1
+    if acted > 0:
+        return
+    hid = n - S[n, C_REV] - S[n, C_FLAG] - S[n, C_DET]
+    if not by_probability or status != ST_OK:
+        act(S, next_in_order(S), A_GUESS, R_RANDOM, -1, hid)
+        return
+    # lowest probability; ties (within TIE_RTOL) go to the earliest in the guess order
+    best = -1
+    bp = 2.0
+    i = S[n, C_GPTR]
+    while i < n:
+        c = S[i, F_ORDER]
+        i += 1
+        if S[c, F_ST] != HIDDEN:
+            continue
+        p = ws[c, W_PROB] if S[c, F_NNB] - S[c, F_HID] - S[c, F_KMN] > 0 else prior
+        if p < bp - TIE_RTOL * bp:
+            bp = p
+            best = c
+    if trp.shape[0] > 0:
+        trp[S[n, C_MOVES]] = bp
+    act(S, best, A_GUESS, R_APPROX_GUESS if approx > 0 else R_PROB_GUESS, -1, hid)
+
+
+@njit(cache=True)
+def deduce_or_guess(S, trp, by_probability, mine_count, prior, budget, stop_on_detonation,
+                    want_prob):
     """Complete deduction from every clue (and the mine total): act on every certain
     cell; if none, guess once (lowest mine probability, or the guess order).
 
@@ -60,7 +129,7 @@ def deduce_or_guess(S, trp, by_probability, mine_count, prior, budget, stop_on_d
     all of them before re-analysing cannot change the closure reached.
     """
     n = S.shape[0] - 1
-    status, approx, box, nbox, bprob, pu, uded = analyse(S, mine_count, prior, budget, by_probability)
+    status, approx, box, nbox, bprob, pu, uded = analyse(S, mine_count, prior, budget, want_prob)
     if approx > 0:
         S[n, C_APPROX] += 1
     acted = 0

@@ -1,0 +1,138 @@
+"""Incremental analysis without the mine total: re-count only the components that changed.
+
+A move changes one cell and its neighbours' counts; between two guesses most of the
+frontier stays as it was. Without the mine total, a component's deductions and box
+probabilities depend on that component alone, so a component none of whose cells changed
+since the last analysis gives the same results as then: nothing certain (had something
+been certain, the agent would have acted on it, and that changes cells) and the same
+probabilities, kept per cell in the workspace. Only the components that hold a changed
+cell are rebuilt (numbered as in a full build, so their DP, and every float of it, is the
+same as in a full analysis) and re-counted.
+
+Change detection needs no help from the actions: every cell's (state, hidden neighbours,
+known-mine neighbours) is compared with its value at the previous analysis. A cell's key
+changes iff it or one of its neighbours changed state (cells never become hidden again).
+A current component none of whose clues and hidden cells changed is exactly a component
+of the previous analysis: its clues have the same hidden neighbours and values, its cells
+touch the same clues.
+
+Workspace (float64 (N, W_LEN), kept across moves and games; ``S[N, F_AUX]`` is 0 after
+``reset_state``, which marks a new game and invalidates it):
+
+* ``W_PROB``  mine probability of a frontier cell (from the last count of its component)
+* ``W_SNAP``  the cell's key at the previous analysis
+* ``W_KLO``   for one cell per component (its representative): the fewest mines of the
+  component's layouts, else -1
+* ``W_KHI``   the representative's most mines * 2 + 1 if the component was approximated
+"""
+import numpy as np
+from numba import njit
+
+from .count import DEFAULT_BUDGET, ST_OK, _analyse
+from .env import (
+    C_DET, C_FLAG, C_MINES, C_REV, F_AUX, F_HID, F_KMN, F_NBR, F_NNB, F_ST, HIDDEN, REVEALED,
+)
+from .frontier import CB_C, CB_SIZE, SEL, build_frontier, order_components
+
+W_PROB = 0
+W_SNAP = 1
+W_KLO = 2
+W_KHI = 3
+W_LEN = 4
+
+
+@njit(cache=True)
+def new_workspace(n):
+    return np.zeros((n, W_LEN), np.float64)
+
+
+@njit(cache=True)
+def analyse_changed(S, ws, prior, budget):
+    """Analysis without the mine total, counting only the changed components.
+
+    Returns (status, approx, box, nbox, smin, smax, u, mleft): status and approx (number
+    of approximated components, changed or not) as in ``count.analyse``; the box table of
+    the re-counted components (CB_DED: their deductions; unchanged components have
+    none); [smin, smax] the range of possible frontier totals, u the unconstrained hidden
+    cells and mleft the mines left (for the caller's test whether the total can matter).
+    ``ws[c, W_PROB]`` is the mine probability of every frontier cell c afterwards.
+    """
+    n = S.shape[0] - 1
+    if S[n, F_AUX] == 0:  # a new game: nothing cached is valid
+        for c in range(n):
+            ws[c, W_SNAP] = -1.0
+            ws[c, W_KLO] = -1.0
+        S[n, F_AUX] = 1
+    if budget <= 0:
+        budget = DEFAULT_BUDGET
+    queue = np.empty(n, np.int32)
+    qt = 0
+    fcells = 0
+    for c in range(n):
+        st = S[c, F_ST]
+        h = S[c, F_HID]
+        km = S[c, F_KMN]
+        key = st | (h << 2) | (km << 6)
+        front = st == HIDDEN and S[c, F_NNB] - h - km > 0
+        if front:
+            fcells += 1
+        if key != ws[c, W_SNAP]:
+            ws[c, W_SNAP] = key
+            if front or (st == REVEALED and h > 0):
+                S[c, F_AUX] = SEL
+                queue[qt] = c
+                qt += 1
+                continue
+        S[c, F_AUX] = -1
+    # the components of the changed cells: alternate hidden cells and clues
+    qh = 0
+    while qh < qt:
+        c = queue[qh]
+        qh += 1
+        if S[c, F_ST] == HIDDEN:
+            ws[c, W_KLO] = -1.0  # its component is re-counted (and gets a new one)
+            for k in range(S[c, F_NNB]):
+                d = S[c, F_NBR + k]
+                if S[d, F_AUX] != SEL and S[d, F_ST] == REVEALED:  # hidden neighbour: c
+                    S[d, F_AUX] = SEL
+                    queue[qt] = d
+                    qt += 1
+        else:
+            for k in range(S[c, F_NNB]):
+                d = S[c, F_NBR + k]
+                if S[d, F_AUX] != SEL and S[d, F_ST] == HIDDEN:
+                    S[d, F_AUX] = SEL
+                    queue[qt] = d
+                    qt += 1
+    hid = n - S[n, C_REV] - S[n, C_FLAG] - S[n, C_DET]
+    u = hid - fcells
+    mleft = S[n, C_MINES] - S[n, C_FLAG] - S[n, C_DET]
+    con, box, ncon, nbox = build_frontier(S, True)
+    status = ST_OK
+    if nbox > 0:
+        order, cstart, ncomp, width = order_components(con, box, ncon, nbox)
+        cinfo = np.zeros((ncomp, 3), np.int64)
+        status, approx, bprob, pu, uded, smin, smax, u2, ml2 = _analyse(
+            S, con, box, ncon, nbox, order, cstart, ncomp, width, False, prior, budget,
+            cinfo)
+        if status != ST_OK:
+            return status, approx, box, nbox, 0, 0, u, mleft
+        for b in range(nbox):
+            p = bprob[b]
+            for j in range(box[b, CB_SIZE]):
+                ws[box[b, CB_C + j], W_PROB] = p
+        for i in range(ncomp):
+            r = box[order[cstart[i]], CB_C]
+            ws[r, W_KLO] = cinfo[i, 0]
+            ws[r, W_KHI] = 2 * cinfo[i, 1] + cinfo[i, 2]
+    # totals over every component, changed or not, from the representatives
+    smin = 0
+    smax = 0
+    approx = 0
+    for c in range(n):
+        if S[c, F_ST] == HIDDEN and ws[c, W_KLO] >= 0.0:
+            smin += int(ws[c, W_KLO])
+            kh = int(ws[c, W_KHI])
+            smax += kh >> 1
+            approx += kh & 1
+    return status, approx, box, nbox, smin, smax, u, mleft
