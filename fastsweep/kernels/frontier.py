@@ -43,33 +43,42 @@ CB_DED = 38  # result: 0 undetermined, 1 safe, 2 mine
 CB_LEN = 39
 
 MAX_SLOTS = 32  # two 64-bit words of 4-bit residuals
-SEL = -2  # F_AUX mark of the cells a selective build covers (see build_frontier)
 
 
 @njit(cache=True)
-def build_frontier(S, sel=False):
+def build_frontier(S):
     """Constraints and boxes of the position in ``S``: returns (con, box, ncon, nbox).
-
-    With ``sel``, only the clues marked ``S[c, F_AUX] == SEL`` become constraints (the
-    marked set must be closed: every clue next to a hidden cell of a marked clue is
-    marked), so only the components holding them are built, numbered as in a full build.
-    """
+    Every cell that is neither a constraint nor in a box gets ``S[c, F_AUX] = -1``."""
     n = S.shape[0] - 1
     ncon = 0
     for c in range(n):
-        if S[c, F_ST] == REVEALED and S[c, F_HID] > 0 and (not sel or S[c, F_AUX] == SEL):
+        if S[c, F_ST] == REVEALED and S[c, F_HID] > 0:
             ncon += 1
-    con = np.empty((ncon, CK_LEN), np.int32)
+    clues = np.empty(ncon, np.int32)
     j = 0
     for c in range(n):
-        if S[c, F_ST] == REVEALED and S[c, F_HID] > 0 and (not sel or S[c, F_AUX] == SEL):
-            S[c, F_AUX] = j
-            con[j, CK_CELL] = c
-            con[j, CK_VAL] = S[c, F_CLUE] - S[c, F_KMN]
-            con[j, CK_NB] = 0
+        S[c, F_AUX] = -1
+        if S[c, F_ST] == REVEALED and S[c, F_HID] > 0:
+            clues[j] = c
             j += 1
-        else:
-            S[c, F_AUX] = -1
+    return build_from(S, clues, ncon)
+
+
+@njit(cache=True)
+def build_from(S, clues, ncon):
+    """Constraints and boxes of the clues ``clues[:ncon]`` (ascending cells, each a
+    revealed cell with hidden neighbours). The set must be closed (every clue next to a
+    hidden neighbour of one of them is in it), so it covers whole components, numbered
+    as in a full build. Their hidden neighbours must have ``F_AUX < 0``; only these
+    cells' and the clues' ``F_AUX`` are written."""
+    n = S.shape[0] - 1
+    con = np.empty((ncon, CK_LEN), np.int32)
+    for j in range(ncon):
+        c = clues[j]
+        S[c, F_AUX] = j
+        con[j, CK_CELL] = c
+        con[j, CK_VAL] = S[c, F_CLUE] - S[c, F_KMN]
+        con[j, CK_NB] = 0
     box = np.empty((max(1, min(n, 8 * ncon)), CB_LEN), np.int32)
     nbox = 0
     for j in range(ncon):

@@ -16,7 +16,7 @@ A current component none of whose clues and hidden cells changed is exactly a co
 of the previous analysis: its clues have the same hidden neighbours and values, its cells
 touch the same clues.
 
-Workspace (float64 (N, W_LEN), kept across moves and games; ``S[N, F_AUX]`` is 0 after
+Workspace (float64 (N + 1, W_LEN), kept across moves and games; ``S[N, F_AUX]`` is 0 after
 ``reset_state``, which marks a new game and invalidates it):
 
 * ``W_PROB``  mine probability of a frontier cell (from the last count of its component)
@@ -24,6 +24,7 @@ Workspace (float64 (N, W_LEN), kept across moves and games; ``S[N, F_AUX]`` is 0
 * ``W_KLO``   for one cell per component (its representative): the fewest mines of the
   component's layouts, else -1
 * ``W_KHI``   the representative's most mines * 2 + 1 if the component was approximated
+* row N: the sums of these over all represented components (``T_*``)
 """
 import numpy as np
 from numba import njit
@@ -32,18 +33,34 @@ from .count import DEFAULT_BUDGET, ST_OK, _analyse
 from .env import (
     C_DET, C_FLAG, C_MINES, C_REV, F_AUX, F_HID, F_KMN, F_NBR, F_NNB, F_ST, HIDDEN, REVEALED,
 )
-from .frontier import CB_C, CB_SIZE, SEL, build_frontier, order_components
+from .frontier import CB_C, CB_LEN, CB_SIZE, build_from, order_components
 
 W_PROB = 0
 W_SNAP = 1
 W_KLO = 2
 W_KHI = 3
 W_LEN = 4
+T_SMIN = 0  # row N: totals over the cached components (fewest, most mines; approximated)
+T_SMAX = 1
+T_APPROX = 2
+SEL = -2  # F_AUX mark of the cells to re-count
 
 
 @njit(cache=True)
 def new_workspace(n):
-    return np.zeros((n, W_LEN), np.float64)
+    return np.zeros((n + 1, W_LEN), np.float64)
+
+
+@njit(cache=True)
+def _drop_rep(ws, c):
+    """Forget the component cell ``c`` represents (if any): it is being re-counted."""
+    if ws[c, W_KLO] >= 0.0:
+        n = ws.shape[0] - 1
+        kh = int(ws[c, W_KHI])
+        ws[n, T_SMIN] -= ws[c, W_KLO]
+        ws[n, T_SMAX] -= kh >> 1
+        ws[n, T_APPROX] -= kh & 1
+        ws[c, W_KLO] = -1.0
 
 
 @njit(cache=True)
@@ -62,6 +79,9 @@ def analyse_changed(S, ws, prior, budget):
         for c in range(n):
             ws[c, W_SNAP] = -1.0
             ws[c, W_KLO] = -1.0
+        ws[n, T_SMIN] = 0.0
+        ws[n, T_SMAX] = 0.0
+        ws[n, T_APPROX] = 0.0
         S[n, F_AUX] = 1
     if budget <= 0:
         budget = DEFAULT_BUDGET
@@ -74,23 +94,22 @@ def analyse_changed(S, ws, prior, budget):
         km = S[c, F_KMN]
         key = st | (h << 2) | (km << 6)
         front = st == HIDDEN and S[c, F_NNB] - h - km > 0
-        if front:
-            fcells += 1
+        fcells += front
         if key != ws[c, W_SNAP]:
             ws[c, W_SNAP] = key
+            _drop_rep(ws, c)
             if front or (st == REVEALED and h > 0):
                 S[c, F_AUX] = SEL
                 queue[qt] = c
                 qt += 1
-                continue
-        S[c, F_AUX] = -1
     # the components of the changed cells: alternate hidden cells and clues
     qh = 0
+    ncon = 0
     while qh < qt:
         c = queue[qh]
         qh += 1
         if S[c, F_ST] == HIDDEN:
-            ws[c, W_KLO] = -1.0  # its component is re-counted (and gets a new one)
+            _drop_rep(ws, c)
             for k in range(S[c, F_NNB]):
                 d = S[c, F_NBR + k]
                 if S[d, F_AUX] != SEL and S[d, F_ST] == REVEALED:  # hidden neighbour: c
@@ -98,6 +117,7 @@ def analyse_changed(S, ws, prior, budget):
                     queue[qt] = d
                     qt += 1
         else:
+            ncon += 1
             for k in range(S[c, F_NNB]):
                 d = S[c, F_NBR + k]
                 if S[d, F_AUX] != SEL and S[d, F_ST] == HIDDEN:
@@ -107,9 +127,18 @@ def analyse_changed(S, ws, prior, budget):
     hid = n - S[n, C_REV] - S[n, C_FLAG] - S[n, C_DET]
     u = hid - fcells
     mleft = S[n, C_MINES] - S[n, C_FLAG] - S[n, C_DET]
-    con, box, ncon, nbox = build_frontier(S, True)
     status = ST_OK
-    if nbox > 0:
+    nbox = 0
+    box = np.empty((0, CB_LEN), np.int32)
+    if ncon > 0:
+        clues = np.empty(ncon, np.int32)
+        j = 0
+        for i in range(qt):
+            if S[queue[i], F_ST] == REVEALED:
+                clues[j] = queue[i]
+                j += 1
+        clues.sort()
+        con, box, ncon, nbox = build_from(S, clues, ncon)
         order, cstart, ncomp, width = order_components(con, box, ncon, nbox)
         cinfo = np.zeros((ncomp, 3), np.int64)
         status, approx, bprob, pu, uded, smin, smax, u2, ml2 = _analyse(
@@ -125,14 +154,9 @@ def analyse_changed(S, ws, prior, budget):
             r = box[order[cstart[i]], CB_C]
             ws[r, W_KLO] = cinfo[i, 0]
             ws[r, W_KHI] = 2 * cinfo[i, 1] + cinfo[i, 2]
-    # totals over every component, changed or not, from the representatives
-    smin = 0
-    smax = 0
-    approx = 0
-    for c in range(n):
-        if S[c, F_ST] == HIDDEN and ws[c, W_KLO] >= 0.0:
-            smin += int(ws[c, W_KLO])
-            kh = int(ws[c, W_KHI])
-            smax += kh >> 1
-            approx += kh & 1
-    return status, approx, box, nbox, smin, smax, u, mleft
+            ws[n, T_SMIN] += cinfo[i, 0]
+            ws[n, T_SMAX] += cinfo[i, 1]
+            ws[n, T_APPROX] += cinfo[i, 2]
+    # totals over every component, changed or not
+    return (status, int(ws[n, T_APPROX]), box, nbox, int(ws[n, T_SMIN]), int(ws[n, T_SMAX]),
+            u, mleft)
