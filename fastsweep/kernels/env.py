@@ -81,6 +81,7 @@ C_SAFE_DET = 9  # detonations on non-guess reveals: must stay 0 (soundness check
 C_APPROX = 10  # analyses that exceeded the exact work budget
 C_TRACE = 11  # 1: record moves in the F_T* columns
 C_N = 12  # number of cells
+C_AGENT_CACHE = 13  # 0 after reset_state: an agent's cache from an earlier game is invalid
 
 
 @njit(cache=True)

@@ -16,8 +16,8 @@ A current component none of whose clues and hidden cells changed is exactly a co
 of the previous analysis: its clues have the same hidden neighbours and values, its cells
 touch the same clues.
 
-Workspace (float64 (N + 1, W_LEN), kept across moves and games; ``S[N, F_AUX]`` is 0 after
-``reset_state``, which marks a new game and invalidates it):
+Workspace (float64 (N + 1, W_LEN), kept across moves and games; ``S[N, C_AGENT_CACHE]`` is 0
+after ``reset_state``, which marks a new game and invalidates it):
 
 * ``W_PROB``  mine probability of a frontier cell (from the last count of its component)
 * ``W_SNAP``  the cell's key at the previous analysis
@@ -31,7 +31,8 @@ from numba import njit
 
 from .count import DEFAULT_BUDGET, ST_OK, _analyse
 from .env import (
-    C_DET, C_FLAG, C_MINES, C_REV, F_AUX, F_HID, F_KMN, F_NBR, F_NNB, F_ST, HIDDEN, REVEALED,
+    C_AGENT_CACHE, C_DET, C_FLAG, C_MINES, C_REV, F_AUX, F_HID, F_KMN, F_NBR, F_NNB, F_ST,
+    HIDDEN, REVEALED,
 )
 from .frontier import CB_C, CB_LEN, CB_SIZE, build_from, order_components
 
@@ -75,14 +76,14 @@ def analyse_changed(S, ws, prior, budget):
     ``ws[c, W_PROB]`` is the mine probability of every frontier cell c afterwards.
     """
     n = S.shape[0] - 1
-    if S[n, F_AUX] == 0:  # a new game: nothing cached is valid
+    if S[n, C_AGENT_CACHE] == 0:  # a new game: nothing cached is valid
         for c in range(n):
             ws[c, W_SNAP] = -1.0
             ws[c, W_KLO] = -1.0
         ws[n, T_SMIN] = 0.0
         ws[n, T_SMAX] = 0.0
         ws[n, T_APPROX] = 0.0
-        S[n, F_AUX] = 1
+        S[n, C_AGENT_CACHE] = 1
     if budget <= 0:
         budget = DEFAULT_BUDGET
     queue = np.empty(n, np.int32)
