@@ -210,9 +210,20 @@ def act(S, c, kind, why, ref, a):
         S[m, F_TREF] = ref
         S[m, F_TA] = a
     S[n, C_MOVES] = m + 1
+    # push() inlined with the stack length kept in a register: through memory, every
+    # push would wait on the previous one's store (LLVM cannot tell it apart from S[d]).
+    q = S[n, C_QLEN]
     for k in range(S[c, F_NNB]):
         d = S[c, F_NBR + k]
-        S[d, F_HID] -= 1
-        S[d, F_KMN] += known_mine
-        push(S, d)
+        h = S[d, F_HID] - 1
+        km = S[d, F_KMN] + known_mine
+        S[d, F_HID] = h
+        S[d, F_KMN] = km
+        left = S[d, F_CLUE] - km
+        fire = ((S[d, F_ST] == REVEALED) & (S[d, F_INQ] == 0) & (h > 0)
+                & ((left == 0) | (left == h)))
+        S[q, F_QUEUE] = d
+        q += fire
+        S[d, F_INQ] |= fire
+    S[n, C_QLEN] = q
     return out
