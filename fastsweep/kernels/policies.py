@@ -61,6 +61,26 @@ def next_move(S, trp, agent, mine_count, prior, budget, ws, stop_on_detonation):
 
 
 @njit(cache=True)
+def act_on_boxes(S, box, nbox, stop_on_detonation):
+    """Flag or reveal every cell of the boxes an analysis decided (``CB_DED`` 2: mines,
+    1: safe). Returns the number of actions, or -1 if a detonation ended the game."""
+    acted = 0
+    for b in range(nbox):
+        d = box[b, CB_DED]
+        if d == 0:
+            continue
+        for j in range(box[b, CB_SIZE]):
+            c = box[b, CB_C + j]
+            if d == 2:
+                act(S, c, A_FLAG, R_DEDUCE_MINE, box[b, CB_REF], box[b, CB_NCLUE])
+            elif act(S, c, A_REVEAL, R_DEDUCE_SAFE, box[b, CB_REF], box[b, CB_NCLUE]) == -1:
+                if stop_on_detonation:
+                    return -1
+            acted += 1
+    return acted
+
+
+@njit(cache=True)
 def deduce_or_guess_changed(S, trp, by_probability, mine_count, prior, budget, ws,
                             stop_on_detonation):
     """:func:`deduce_or_guess` with the incremental analysis (``incremental.py``): only
@@ -83,18 +103,9 @@ def deduce_or_guess_changed(S, trp, by_probability, mine_count, prior, budget, w
         S[n, C_APPROX] += 1
     acted = 0
     if status == ST_OK:
-        for b in range(nbox):
-            d = box[b, CB_DED]
-            if d == 0:
-                continue
-            for j in range(box[b, CB_SIZE]):
-                c = box[b, CB_C + j]
-                if d == 2:
-                    act(S, c, A_FLAG, R_DEDUCE_MINE, box[b, CB_REF], box[b, CB_NCLUE])
-                elif act(S, c, A_REVEAL, R_DEDUCE_SAFE, box[b, CB_REF], box[b, CB_NCLUE]) == -1:
-                    if stop_on_detonation:
-                        return
-                acted += 1
+        acted = act_on_boxes(S, box, nbox, stop_on_detonation)
+        if acted < 0:
+            return
     if acted > 0:
         return
     hid = n - S[n, C_REV] - S[n, C_FLAG] - S[n, C_DET]
@@ -134,18 +145,9 @@ def deduce_or_guess(S, trp, by_probability, mine_count, prior, budget, stop_on_d
         S[n, C_APPROX] += 1
     acted = 0
     if status == ST_OK:
-        for b in range(nbox):
-            d = box[b, CB_DED]
-            if d == 0:
-                continue
-            for j in range(box[b, CB_SIZE]):
-                c = box[b, CB_C + j]
-                if d == 2:
-                    act(S, c, A_FLAG, R_DEDUCE_MINE, box[b, CB_REF], box[b, CB_NCLUE])
-                elif act(S, c, A_REVEAL, R_DEDUCE_SAFE, box[b, CB_REF], box[b, CB_NCLUE]) == -1:
-                    if stop_on_detonation:
-                        return
-                acted += 1
+        acted = act_on_boxes(S, box, nbox, stop_on_detonation)
+        if acted < 0:
+            return
         if uded != 0:
             # the mine total decides every unconstrained cell (F_AUX -1 from the analysis)
             ucells = 0
