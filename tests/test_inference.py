@@ -1,6 +1,5 @@
 """Exact inference (fastsweep.deduce / mine_probabilities) and the inference and
 probability agents, checked against the brute-force oracle in naive.py."""
-import warnings
 
 import numpy as np
 import pytest

@@ -2,7 +2,6 @@
 import subprocess
 import sys
 
-import numpy as np
 
 from fastsweep import play, run
 

@@ -33,7 +33,7 @@ from numba import njit
 
 from .env import C_DET, C_FLAG, C_MINES, C_REV, F_AUX, F_ST, HIDDEN, REVEALED
 from .frontier import (
-    CB_CAP, CB_COMP, CB_DED, CB_K, CB_NK, CB_OPEN, CB_SIZE, CB_SLOT, CK_B, CK_NB, CK_VAL,
+    CB_CAP, CB_DED, CB_K, CB_NK, CB_OPEN, CB_SIZE, CB_SLOT, CK_B, CK_NB, CK_VAL,
     MAX_SLOTS, build_frontier, order_components,
 )
 
@@ -315,7 +315,6 @@ def analyse(S, mine_count, prior, budget, want_prob):
     unconstrained cells between none and all mines, the total rules nothing out and that
     deduction is already complete (``bprob`` and ``pu`` are then not meaningful).
     """
-    n = S.shape[0] - 1
     con, box, ncon, nbox = build_frontier(S)
     order, cstart, ncomp, width = order_components(con, box, ncon, nbox)
     if budget <= 0:

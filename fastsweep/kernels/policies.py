@@ -4,7 +4,6 @@ The game loop calls :func:`next_move` whenever the work list of the local rules 
 empty and the game is not over. Agents are small integers (see ``fastsweep.agents``):
 a new agent is one branch here plus one registry line.
 """
-import numpy as np
 from numba import njit
 
 from .count import ST_OK, analyse
