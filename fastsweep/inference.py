@@ -54,16 +54,15 @@ def _fill_state(v, S):
                 nh += 1
             elif st == ke.FLAGGED:
                 nk += 1
-        S[c, ke.F_HID] = nh
-        S[c, ke.F_KMN] = nk
+        ke.set_counts(S, c, nh, nk)
     for c in range(n):
         if S[c, ke.F_ST] == ke.REVEALED:
             x = S[c, ke.F_CLUE]
             if x > S[c, ke.F_NNB]:
                 return 1, c, known, hidden
-            if x < S[c, ke.F_KMN]:
+            if x < ke.nb_mines(S, c):
                 return 2, c, known, hidden
-            if x - S[c, ke.F_KMN] > S[c, ke.F_HID]:
+            if x - ke.nb_mines(S, c) > ke.nb_hidden(S, c):
                 return 3, c, known, hidden
     S[n, ke.C_REV] = rev
     S[n, ke.C_FLAG] = known
@@ -97,8 +96,8 @@ def _state(view, mines):
     if code:
         r, c = divmod(int(cell), w)
         raise ValueError(f"view is inconsistent: clue {view[r, c]} at ({r},{c}) "
-                         f"{_PROBLEMS[code]} ({S[cell, ke.F_KMN]} known mines, "
-                         f"{S[cell, ke.F_HID]} hidden neighbours)")
+                         f"{_PROBLEMS[code]} ({ke.nb_mines(S, cell)} known mines, "
+                         f"{ke.nb_hidden(S, cell)} hidden neighbours)")
     if mines is not None:
         if not isinstance(mines, numbers.Integral) or isinstance(mines, bool):
             raise ValueError(f"mines: expected an integer or None, got {mines!r}")

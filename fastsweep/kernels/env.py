@@ -6,8 +6,10 @@ columns ``F_*``; row N holds the game's counters (columns ``C_*``).
 * ``F_MINE``  1 where a mine is (agents read it only through actions)
 * ``F_CLUE``  true clue of the cell (agents read it only once revealed)
 * ``F_ST``    HIDDEN / REVEALED / FLAGGED / DETONATED
-* ``F_HID``, ``F_KMN``  still-hidden and known-mine (flagged or detonated) neighbours
-* ``F_INQ``   1 while the cell is on the work list
+* ``F_NB``    the cell's neighbourhood word: bits 0-7 still-hidden neighbours, bits 8-15
+  known-mine (flagged or detonated) neighbours, bit 16 ``NB_NOTREV`` (the cell is not
+  revealed), bit 17 ``NB_QUEUED`` (it is on the work list). Read it through
+  :func:`nb_hidden` / :func:`nb_mines`.
 * ``F_ORDER`` the game's guess order (row i holds the i-th cell of a random permutation)
 * ``F_QUEUE`` the work list (a stack) of revealed cells whose neighbourhood changed
 * ``F_NNB``, ``F_NBR``..``F_NBR + 7``  neighbour count and neighbour indices
@@ -19,8 +21,10 @@ LLVM cannot remove (measured: a 4-array helper call costs ~70 ns, a 1-array call
 and the actions run once per move. Row-per-cell also keeps a cell's neighbours and
 state on one or two cache lines.
 
-The agent's knowledge (``F_ST``, ``F_HID``, ``F_KMN``) is updated incrementally by the
-actions, so no rule ever rescans the board.
+The agent's knowledge (``F_ST``, ``F_NB``) is updated incrementally by the actions, so no
+rule ever rescans the board. Why one word for the neighbourhood: an action updates 8
+neighbours, and each update is then one load and one store instead of five loads and
+four stores (the counts, the status and the work-list flag were separate fields).
 """
 import numpy as np
 from numba import njit
@@ -33,21 +37,24 @@ DETONATED = 3
 F_MINE = 0  # the fields every move touches come first: one cache line per cell
 F_CLUE = 1
 F_ST = 2
-F_HID = 3
-F_KMN = 4
-F_INQ = 5
-F_NNB = 6
-F_NBR = 7  # .. 14
-F_ORDER = 15
-F_QUEUE = 16
-F_TKIND = 17
-F_TCELL = 18
-F_TOUT = 19
-F_TWHY = 20
-F_TREF = 21
-F_TA = 22
-F_AUX = 23
-K = 24
+F_NB = 3
+F_NNB = 4
+F_NBR = 5  # .. 12
+F_ORDER = 13
+F_QUEUE = 14
+F_TKIND = 15
+F_TCELL = 16
+F_TOUT = 17
+F_TWHY = 18
+F_TREF = 19
+F_TA = 20
+F_AUX = 21
+K = 24  # 22 used; see README "Design" for the row size
+
+NB_HID = 0xFF  # mask of the hidden-neighbour count
+NB_KMN_SHIFT = 8
+NB_NOTREV = 1 << 16
+NB_QUEUED = 1 << 17
 
 
 # action kinds (trace)
@@ -116,9 +123,7 @@ def reset_state(S):
         S[i, F_MINE] = 0
         S[i, F_CLUE] = 0
         S[i, F_ST] = HIDDEN
-        S[i, F_HID] = S[i, F_NNB]
-        S[i, F_KMN] = 0
-        S[i, F_INQ] = 0
+        S[i, F_NB] = S[i, F_NNB] | NB_NOTREV
     trace = S[n, C_TRACE]
     S[n, :] = 0
     S[n, C_N] = n
@@ -132,42 +137,69 @@ def hidden_left(S):
 
 
 @njit(cache=True, inline="always")
-def pop(S):
-    """Next revealed cell to re-examine, or -1 when the work list is empty.
+def nb_hidden(S, c):
+    """Number of hidden neighbours of cell ``c``."""
+    return S[c, F_NB] & NB_HID
+
+
+@njit(cache=True, inline="always")
+def nb_mines(S, c):
+    """Number of known-mine (flagged or detonated) neighbours of cell ``c``."""
+    return (S[c, F_NB] >> NB_KMN_SHIFT) & 0xFF
+
+
+@njit(cache=True, inline="always")
+def set_counts(S, c, h, k):
+    """Set cell ``c``'s neighbour counts (its ``F_ST`` must be set already); not queued."""
+    S[c, F_NB] = h | (k << NB_KMN_SHIFT) | (NB_NOTREV if S[c, F_ST] != REVEALED else 0)
+
+
+@njit(cache=True, inline="always")
+def fires(w, clue):
+    """1 if a cell with neighbourhood word ``w`` and clue ``clue`` belongs on the work
+    list: revealed, not there yet, and one of the single-clue rules fires on it now
+    (clue - known mines is 0 or all of its hidden neighbours), else 0."""
+    # Branch-free: whether a random neighbour qualifies is unpredictable, and a
+    # mispredicted branch costs more than these few arithmetic operations.
+    h = w & NB_HID
+    left = clue - ((w >> NB_KMN_SHIFT) & 0xFF)
+    return (w < NB_NOTREV) & (h > 0) & ((left == 0) | (left == h))
+
+
+@njit(cache=True, inline="always")
+def _ix(c, f):
+    """Flat index of field ``f`` of row ``c``: the hot kernels index ``S.reshape(-1)``.
+
+    Why: 2-D indexing multiplies by the run-time row stride, and a signed index gets a
+    negative-index fix-up (three instructions); with the constant K and an unsigned index
+    both go, which shortens the per-neighbour update by about a third.
+    """
+    return np.uint64(c) * np.uint64(K) + np.uint64(f)
+
+
+@njit(cache=True, inline="always")
+def flat(S):
+    """The state as one flat array (a view): what the hot kernels take."""
+    return S.reshape(S.size)
+
+
+@njit(cache=True, inline="always")
+def pop(F):
+    """Next revealed cell to re-examine, or -1 when the work list is empty (``F`` is
+    :func:`flat` state).
 
     The work list is a stack: the closure of sound rules does not depend on the order in
     which they fire. Each cell is on it at most once, so N rows suffice.
     """
-    n = S.shape[0] - 1
-    k = S[n, C_QLEN]
+    cnt = np.uint64(F.shape[0] - K)  # row N: the counters
+    k = F[cnt + np.uint64(C_QLEN)]
     if k == 0:
         return -1
     k -= 1
-    S[n, C_QLEN] = k
-    c = S[k, F_QUEUE]
-    S[c, F_INQ] = 0
+    F[cnt + np.uint64(C_QLEN)] = k
+    c = F[_ix(k, F_QUEUE)]
+    F[_ix(c, F_NB)] &= ~NB_QUEUED
     return c
-
-
-@njit(cache=True, inline="always")
-def push(S, c):
-    """Put ``c`` on the work list if it is revealed, not there yet, and one of the
-    single-clue rules fires on it now (clue - known mines is 0 or all of its hidden
-    neighbours). Its counts change only when a neighbour changes, and every change
-    calls this, so checking here loses nothing and keeps the list short.
-    """
-    # Branch-free: whether a random neighbour qualifies is unpredictable, and a
-    # mispredicted branch costs more than the few arithmetic operations. The slot at
-    # the stack top is always written (row N's F_QUEUE column is spare, for a full list).
-    h = S[c, F_HID]
-    left = S[c, F_CLUE] - S[c, F_KMN]
-    fire = ((S[c, F_ST] == REVEALED) & (S[c, F_INQ] == 0) & (h > 0)
-            & ((left == 0) | (left == h)))
-    n = S.shape[0] - 1
-    q = S[n, C_QLEN]
-    S[q, F_QUEUE] = c
-    S[n, C_QLEN] = q + fire
-    S[c, F_INQ] |= fire
 
 
 @njit(cache=True)
@@ -178,52 +210,65 @@ def act(S, c, kind, why, ref, a):
     (detonated: the agent learns it is a mine, no clue). kind A_FLAG: mark a mine;
     outcome -2. Neighbour counts and the work list are updated here, once per action.
     """
-    n = S.shape[0] - 1
+    return act_flat(flat(S), c, kind, why, ref, a)
+
+
+@njit(cache=True)
+def act_flat(F, c, kind, why, ref, a):
+    """:func:`act` on :func:`flat` state (what the rule loops call)."""
+    cnt = np.uint64(F.shape[0] - K)  # row N: the counters
+    ic = _ix(c, 0)
     if kind == A_FLAG:
-        S[c, F_ST] = FLAGGED
-        S[n, C_FLAG] += 1
-        if S[c, F_MINE] == 0:
-            S[n, C_WRONG_FLAG] += 1
+        F[ic + np.uint64(F_ST)] = FLAGGED
+        F[cnt + np.uint64(C_FLAG)] += 1
+        if F[ic + np.uint64(F_MINE)] == 0:
+            F[cnt + np.uint64(C_WRONG_FLAG)] += 1
         out = -2
         known_mine = 1
-    elif S[c, F_MINE] == 1:
-        S[c, F_ST] = DETONATED
-        S[n, C_DET] += 1
+    elif F[ic + np.uint64(F_MINE)] == 1:
+        F[ic + np.uint64(F_ST)] = DETONATED
+        F[cnt + np.uint64(C_DET)] += 1
         if kind == A_REVEAL:
-            S[n, C_SAFE_DET] += 1
+            F[cnt + np.uint64(C_SAFE_DET)] += 1
         out = -1
         known_mine = 1
     else:
-        S[c, F_ST] = REVEALED
-        S[n, C_REV] += 1
-        out = S[c, F_CLUE]
+        F[ic + np.uint64(F_ST)] = REVEALED
+        F[cnt + np.uint64(C_REV)] += 1
+        out = F[ic + np.uint64(F_CLUE)]
         known_mine = 0
-        push(S, c)
+        # it may already satisfy a rule: push it (branch-free, see fires; the slot at
+        # the stack top is always written: row N's F_QUEUE column is spare)
+        w = F[ic + np.uint64(F_NB)] & ~NB_NOTREV
+        fire = fires(w, out)
+        q = F[cnt + np.uint64(C_QLEN)]
+        F[_ix(q, F_QUEUE)] = c
+        F[cnt + np.uint64(C_QLEN)] = q + fire
+        F[ic + np.uint64(F_NB)] = w | (fire * NB_QUEUED)
     if kind == A_GUESS:
-        S[n, C_GUESS] += 1
-    m = S[n, C_MOVES]
-    if S[n, C_TRACE] != 0:
-        S[m, F_TKIND] = kind
-        S[m, F_TCELL] = c
-        S[m, F_TOUT] = out
-        S[m, F_TWHY] = why
-        S[m, F_TREF] = ref
-        S[m, F_TA] = a
-    S[n, C_MOVES] = m + 1
-    # push() inlined with the stack length kept in a register: through memory, every
-    # push would wait on the previous one's store (LLVM cannot tell it apart from S[d]).
-    q = S[n, C_QLEN]
-    for k in range(S[c, F_NNB]):
-        d = S[c, F_NBR + k]
-        h = S[d, F_HID] - 1
-        km = S[d, F_KMN] + known_mine
-        S[d, F_HID] = h
-        S[d, F_KMN] = km
-        left = S[d, F_CLUE] - km
-        fire = ((S[d, F_ST] == REVEALED) & (S[d, F_INQ] == 0) & (h > 0)
-                & ((left == 0) | (left == h)))
-        S[q, F_QUEUE] = d
+        F[cnt + np.uint64(C_GUESS)] += 1
+    m = F[cnt + np.uint64(C_MOVES)]
+    if F[cnt + np.uint64(C_TRACE)] != 0:
+        im = _ix(m, 0)
+        F[im + np.uint64(F_TKIND)] = kind
+        F[im + np.uint64(F_TCELL)] = c
+        F[im + np.uint64(F_TOUT)] = out
+        F[im + np.uint64(F_TWHY)] = why
+        F[im + np.uint64(F_TREF)] = ref
+        F[im + np.uint64(F_TA)] = a
+    F[cnt + np.uint64(C_MOVES)] = m + 1
+    # Each neighbour: one hidden neighbour fewer, one known mine more if this was a
+    # mine, and onto the work list if a rule now fires on it. The list length stays in
+    # a register: through memory, every push would wait on the previous one's store.
+    delta = (known_mine << NB_KMN_SHIFT) - 1
+    q = F[cnt + np.uint64(C_QLEN)]
+    for k in range(F[ic + np.uint64(F_NNB)]):
+        d = F[ic + np.uint64(F_NBR + k)]
+        idd = _ix(d, 0)
+        w = F[idd + np.uint64(F_NB)] + delta
+        fire = fires(w, F[idd + np.uint64(F_CLUE)])
+        F[_ix(q, F_QUEUE)] = d
         q += fire
-        S[d, F_INQ] |= fire
-    S[n, C_QLEN] = q
+        F[idd + np.uint64(F_NB)] = w | (fire * NB_QUEUED)
+    F[cnt + np.uint64(C_QLEN)] = q
     return out

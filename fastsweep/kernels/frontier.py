@@ -17,7 +17,7 @@ constraint id and a hidden cell to its box id (-1: none).
 import numpy as np
 from numba import njit
 
-from .env import F_AUX, F_CLUE, F_HID, F_KMN, F_NBR, F_NNB, F_ST, HIDDEN, REVEALED
+from .env import F_AUX, F_CLUE, F_NBR, F_NNB, F_ST, HIDDEN, REVEALED, nb_hidden, nb_mines
 
 # constraint table columns
 CK_CELL = 0
@@ -52,13 +52,13 @@ def build_frontier(S):
     n = S.shape[0] - 1
     ncon = 0
     for c in range(n):
-        if S[c, F_ST] == REVEALED and S[c, F_HID] > 0:
+        if S[c, F_ST] == REVEALED and nb_hidden(S, c) > 0:
             ncon += 1
     clues = np.empty(ncon, np.int32)
     j = 0
     for c in range(n):
         S[c, F_AUX] = -1
-        if S[c, F_ST] == REVEALED and S[c, F_HID] > 0:
+        if S[c, F_ST] == REVEALED and nb_hidden(S, c) > 0:
             clues[j] = c
             j += 1
     return build_from(S, clues, ncon)
@@ -77,7 +77,7 @@ def build_from(S, clues, ncon):
         c = clues[j]
         S[c, F_AUX] = j
         con[j, CK_CELL] = c
-        con[j, CK_VAL] = S[c, F_CLUE] - S[c, F_KMN]
+        con[j, CK_VAL] = S[c, F_CLUE] - nb_mines(S, c)
         con[j, CK_NB] = 0
     box = np.empty((max(1, min(n, 8 * ncon)), CB_LEN), np.int32)
     nbox = 0

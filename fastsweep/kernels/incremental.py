@@ -31,8 +31,8 @@ from numba import njit
 
 from .count import DEFAULT_BUDGET, ST_OK, _analyse
 from .env import (
-    C_AGENT_CACHE, C_DET, C_FLAG, C_MINES, C_REV, F_AUX, F_HID, F_KMN, F_NBR, F_NNB, F_ST,
-    HIDDEN, REVEALED,
+    C_AGENT_CACHE, C_DET, C_FLAG, C_MINES, C_REV, F_AUX, F_NBR, F_NNB, F_ST,
+    HIDDEN, REVEALED, nb_hidden, nb_mines,
 )
 from .frontier import CB_C, CB_LEN, CB_SIZE, build_from, order_components
 
@@ -91,8 +91,8 @@ def analyse_changed(S, ws, prior, budget):
     fcells = 0
     for c in range(n):
         st = S[c, F_ST]
-        h = S[c, F_HID]
-        km = S[c, F_KMN]
+        h = nb_hidden(S, c)
+        km = nb_mines(S, c)
         key = st | (h << 2) | (km << 6)
         front = st == HIDDEN and S[c, F_NNB] - h - km > 0
         fcells += front

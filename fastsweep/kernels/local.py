@@ -10,12 +10,13 @@ Rules run from a work list of cells whose neighbourhood changed, so a move costs
 O(neighbours), never a board scan. Both rules are sound, and their closure does not
 depend on the order they fire in, so every agent runs them first as a cheap pre-pass.
 """
+import numpy as np
 from numba import njit
 
 from .env import (
-    A_FLAG, A_REVEAL, C_DET, C_FLAG, C_MINES, F_CLUE, F_HID, F_KMN, F_NBR, F_NNB, F_ST,
-    HIDDEN, R_CLUE_MINES, R_CLUE_SAFE, R_COUNT_MINES, R_COUNT_SAFE, REVEALED, act,
-    hidden_left, pop,
+    A_FLAG, A_REVEAL, C_DET, C_FLAG, C_MINES, F_CLUE, F_NB, F_NBR, F_NNB, F_ST, HIDDEN,
+    NB_HID, NB_KMN_SHIFT, R_CLUE_MINES, R_CLUE_SAFE, R_COUNT_MINES, R_COUNT_SAFE, _ix, act,
+    act_flat, flat, hidden_left, pop,
 )
 
 
@@ -26,25 +27,28 @@ def drain_local(S, stop_on_detonation):
     Returns False if a detonation happened and ``stop_on_detonation`` (classic rules);
     a detonation here would mean an unsound rule, and ``act`` counts it.
     """
+    F = flat(S)  # constant-stride unsigned indexing: see env._ix
     while True:
-        c = pop(S)
+        c = pop(F)
         if c < 0:
             return True
-        h = S[c, F_HID]
-        if h == 0 or S[c, F_ST] != REVEALED:
+        ic = _ix(c, 0)
+        w = F[ic + np.uint64(F_NB)]  # only revealed cells are ever queued
+        h = w & NB_HID
+        if h == 0:
             continue
-        k = S[c, F_CLUE]
-        m = S[c, F_KMN]
+        k = F[ic + np.uint64(F_CLUE)]
+        m = (w >> NB_KMN_SHIFT) & 0xFF
         if k - m == h:
-            for j in range(S[c, F_NNB]):
-                d = S[c, F_NBR + j]
-                if S[d, F_ST] == HIDDEN:
-                    act(S, d, A_FLAG, R_CLUE_MINES, c, h)
+            for j in range(F[ic + np.uint64(F_NNB)]):
+                d = F[ic + np.uint64(F_NBR + j)]
+                if F[_ix(d, F_ST)] == HIDDEN:
+                    act_flat(F, d, A_FLAG, R_CLUE_MINES, c, h)
         elif m == k:  # (n - k) - s == h with s = n - h - m known-safe neighbours
-            for j in range(S[c, F_NNB]):
-                d = S[c, F_NBR + j]
-                if S[d, F_ST] == HIDDEN:
-                    if act(S, d, A_REVEAL, R_CLUE_SAFE, c, h) == -1 and stop_on_detonation:
+            for j in range(F[ic + np.uint64(F_NNB)]):
+                d = F[ic + np.uint64(F_NBR + j)]
+                if F[_ix(d, F_ST)] == HIDDEN:
+                    if act_flat(F, d, A_REVEAL, R_CLUE_SAFE, c, h) == -1 and stop_on_detonation:
                         return False
 
 

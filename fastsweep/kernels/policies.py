@@ -11,8 +11,8 @@ from .incremental import W_PROB, analyse_changed
 from .incremental import new_workspace as _new_workspace
 from .env import (
     A_FLAG, A_GUESS, A_REVEAL, C_APPROX, C_DET, C_FLAG, C_GPTR, C_MOVES, C_REV, F_AUX,
-    F_HID, F_KMN, F_NNB, F_ORDER, F_ST, HIDDEN,
-    R_APPROX_GUESS, R_DEDUCE_MINE, R_DEDUCE_SAFE, R_PROB_GUESS, R_RANDOM, act, hidden_left,
+    F_NNB, F_ORDER, F_ST, HIDDEN, R_APPROX_GUESS, R_DEDUCE_MINE, R_DEDUCE_SAFE,
+    R_PROB_GUESS, R_RANDOM, act, hidden_left, nb_hidden, nb_mines,
 )
 from .frontier import CB_C, CB_DED, CB_NCLUE, CB_REF, CB_SIZE
 
@@ -120,7 +120,7 @@ def deduce_or_guess_changed(S, trp, by_probability, mine_count, prior, budget, w
         i += 1
         if S[c, F_ST] != HIDDEN:
             continue
-        p = ws[c, W_PROB] if S[c, F_NNB] - S[c, F_HID] - S[c, F_KMN] > 0 else prior
+        p = ws[c, W_PROB] if S[c, F_NNB] - nb_hidden(S, c) - nb_mines(S, c) > 0 else prior
         if p < bp - TIE_RTOL * bp:
             bp = p
             best = c
