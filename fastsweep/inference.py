@@ -46,15 +46,7 @@ def _fill_state(v, S):
             rev += 1
         S[c, ke.F_CLUE] = max(x, 0)
     for c in range(n):
-        nh = 0
-        nk = 0
-        for q in range(S[c, ke.F_NNB]):
-            st = S[S[c, ke.F_NBR + q], ke.F_ST]
-            if st == ke.HIDDEN:
-                nh += 1
-            elif st == ke.FLAGGED:
-                nk += 1
-        ke.set_counts(S, c, nh, nk)
+        ke.recount(S, c)
     for c in range(n):
         if S[c, ke.F_ST] == ke.REVEALED:
             x = S[c, ke.F_CLUE]

@@ -191,3 +191,35 @@ def test_run_dataframe_columns_and_score():
     assert np.allclose(df.score, df.flagged / 20)
     assert list(df.game) == list(range(50))
     assert (df.seconds > 0).all()
+
+
+@pytest.mark.parametrize("h,w", [(1, 1), (1, 5), (5, 1), (3, 3), (4, 7), (9, 9)])
+def test_neighbourhood_words_stay_exact(h, w):
+    # act() keeps each cell's packed neighbourhood word (hidden count and mask, known
+    # mines, not-revealed bit) up to date incrementally; after every action it must
+    # equal a recount from the neighbours' states, for flags, reveals and detonations.
+    from fastsweep.kernels import env
+    rng = np.random.default_rng(h * 100 + w)
+    n = h * w
+    for trial in range(20):
+        S = env.new_state(h, w)
+        env.reset_state(S)
+        mine = rng.random(n) < 0.3
+        S[:n, env.F_MINE] = mine
+        for c in range(n):
+            S[c, env.F_CLUE] = sum(mine[S[c, env.F_NBR + j]] for j in range(S[c, env.F_NNB]))
+        for c in rng.permutation(n)[: rng.integers(1, n + 1)]:
+            kind = env.A_FLAG if (mine[c] and rng.random() < 0.7) else env.A_GUESS
+            env.act(S, c, kind, env.R_RANDOM, -1, 0)
+            S[n, env.C_QLEN] = 0  # empty the work list: the queued bits go with it
+            S[:n, env.F_NB] &= ~env.NB_QUEUED
+            got = S[:n, env.F_NB].copy()
+            for d in range(n):
+                env.recount(S, d)
+            assert (got == S[:n, env.F_NB]).all()
+            hid = [sum(S[S[d, env.F_NBR + j], env.F_ST] == env.HIDDEN
+                       for j in range(S[d, env.F_NNB])) for d in range(n)]
+            assert [env.nb_hidden(S, d) for d in range(n)] == hid
+            known = [sum(S[S[d, env.F_NBR + j], env.F_ST] in (env.FLAGGED, env.DETONATED)
+                         for j in range(S[d, env.F_NNB])) for d in range(n)]
+            assert [env.nb_mines(S, d) for d in range(n)] == known

@@ -6,13 +6,16 @@ columns ``F_*``; row N holds the game's counters (columns ``C_*``).
 * ``F_MINE``  1 where a mine is (agents read it only through actions)
 * ``F_CLUE``  true clue of the cell (agents read it only once revealed)
 * ``F_ST``    HIDDEN / REVEALED / FLAGGED / DETONATED
-* ``F_NB``    the cell's neighbourhood word: bits 0-7 still-hidden neighbours, bits 8-15
-  known-mine (flagged or detonated) neighbours, bit 16 ``NB_NOTREV`` (the cell is not
-  revealed), bit 17 ``NB_QUEUED`` (it is on the work list). Read it through
-  :func:`nb_hidden` / :func:`nb_mines`.
+* ``F_NB``    the cell's neighbourhood word: bits 0-3 the number of hidden neighbours,
+  bits 4-11 which neighbours are hidden (bit 4 + j: ``F_NBR + j``), bits 12-15 known-mine
+  (flagged or detonated) neighbours, bit 16 ``NB_NOTREV`` (the cell is not revealed),
+  bit 17 ``NB_QUEUED`` (it is on the work list). Read it through :func:`nb_hidden`,
+  :func:`nb_mines`; :func:`recount` rebuilds it from the neighbours' ``F_ST``.
 * ``F_ORDER`` the game's guess order (row i holds the i-th cell of a random permutation)
 * ``F_QUEUE`` the work list (a stack) of revealed cells whose neighbourhood changed
 * ``F_NNB``, ``F_NBR``..``F_NBR + 7``  neighbour count and neighbour indices
+* ``F_RK``    3 bits per neighbour j: where this cell sits in neighbour j's list (so an
+  action clears its own bit in each neighbour's hidden mask without a search)
 * ``F_T*``    the trace: row m describes move m (kind, cell, outcome, reason, ref, a)
 * ``F_AUX``   scratch for agents (e.g. marks of a deduction pass)
 
@@ -24,7 +27,9 @@ state on one or two cache lines.
 The agent's knowledge (``F_ST``, ``F_NB``) is updated incrementally by the actions, so no
 rule ever rescans the board. Why one word for the neighbourhood: an action updates 8
 neighbours, and each update is then one load and one store instead of five loads and
-four stores (the counts, the status and the work-list flag were separate fields).
+four stores (the counts, the status and the work-list flag were separate fields). Why
+the hidden mask: the rule loop visits exactly the hidden neighbours of a cell (see
+``bits.lowest_bit``) instead of testing all eight with an unpredictable branch.
 """
 import numpy as np
 from numba import njit
@@ -49,10 +54,12 @@ F_TWHY = 18
 F_TREF = 19
 F_TA = 20
 F_AUX = 21
-K = 24  # 22 used; see README "Design" for the row size
+F_RK = 22
+K = 24  # 23 used; see README "Design" for the row size
 
-NB_HID = 0xFF  # mask of the hidden-neighbour count
-NB_KMN_SHIFT = 8
+NB_HID = 0xF  # the hidden-neighbour count
+NB_MASK_SHIFT = 4  # the hidden-neighbour mask
+NB_KMN_SHIFT = 12  # the known-mine count
 NB_NOTREV = 1 << 16
 NB_QUEUED = 1 << 17
 
@@ -111,6 +118,14 @@ def new_state(h, w):
                     S[i, F_NBR + k] = rr * w + cc
                     k += 1
             S[i, F_NNB] = k
+    for i in range(n):
+        rk = 0
+        for k in range(S[i, F_NNB]):
+            d = S[i, F_NBR + k]
+            for j in range(S[d, F_NNB]):
+                if S[d, F_NBR + j] == i:
+                    rk |= j << (3 * k)
+        S[i, F_RK] = rk
     S[n, C_N] = n
     return S
 
@@ -123,7 +138,8 @@ def reset_state(S):
         S[i, F_MINE] = 0
         S[i, F_CLUE] = 0
         S[i, F_ST] = HIDDEN
-        S[i, F_NB] = S[i, F_NNB] | NB_NOTREV
+        nn = S[i, F_NNB]
+        S[i, F_NB] = nn | (((1 << nn) - 1) << NB_MASK_SHIFT) | NB_NOTREV
     trace = S[n, C_TRACE]
     S[n, :] = 0
     S[n, C_N] = n
@@ -145,13 +161,21 @@ def nb_hidden(S, c):
 @njit(cache=True, inline="always")
 def nb_mines(S, c):
     """Number of known-mine (flagged or detonated) neighbours of cell ``c``."""
-    return (S[c, F_NB] >> NB_KMN_SHIFT) & 0xFF
+    return (S[c, F_NB] >> NB_KMN_SHIFT) & 0xF
 
 
-@njit(cache=True, inline="always")
-def set_counts(S, c, h, k):
-    """Set cell ``c``'s neighbour counts (its ``F_ST`` must be set already); not queued."""
-    S[c, F_NB] = h | (k << NB_KMN_SHIFT) | (NB_NOTREV if S[c, F_ST] != REVEALED else 0)
+@njit(cache=True)
+def recount(S, c):
+    """Rebuild cell ``c``'s neighbourhood word from its neighbours' ``F_ST`` (and its
+    own); the cell is left off the work list. Used for states not built by actions."""
+    w = 0 if S[c, F_ST] == REVEALED else NB_NOTREV
+    for j in range(S[c, F_NNB]):
+        st = S[S[c, F_NBR + j], F_ST]
+        if st == HIDDEN:
+            w += 1 + (1 << (NB_MASK_SHIFT + j))
+        elif st == FLAGGED or st == DETONATED:
+            w += 1 << NB_KMN_SHIFT
+    S[c, F_NB] = w
 
 
 @njit(cache=True, inline="always")
@@ -162,7 +186,7 @@ def fires(w, clue):
     # Branch-free: whether a random neighbour qualifies is unpredictable, and a
     # mispredicted branch costs more than these few arithmetic operations.
     h = w & NB_HID
-    left = clue - ((w >> NB_KMN_SHIFT) & 0xFF)
+    left = clue - ((w >> NB_KMN_SHIFT) & 0xF)
     return (w < NB_NOTREV) & (h > 0) & ((left == 0) | (left == h))
 
 
@@ -257,15 +281,18 @@ def act_flat(F, c, kind, why, ref, a):
         F[im + np.uint64(F_TREF)] = ref
         F[im + np.uint64(F_TA)] = a
     F[cnt + np.uint64(C_MOVES)] = m + 1
-    # Each neighbour: one hidden neighbour fewer, one known mine more if this was a
-    # mine, and onto the work list if a rule now fires on it. The list length stays in
-    # a register: through memory, every push would wait on the previous one's store.
+    # Each neighbour: one hidden neighbour fewer (count and mask bit), one known mine
+    # more if this was a mine, and onto the work list if a rule now fires on it. The list
+    # length stays in a register: through memory, every push would wait on the previous
+    # one's store.
     delta = (known_mine << NB_KMN_SHIFT) - 1
     q = F[cnt + np.uint64(C_QLEN)]
+    rk = F[ic + np.uint64(F_RK)]
     for k in range(F[ic + np.uint64(F_NNB)]):
         d = F[ic + np.uint64(F_NBR + k)]
         idd = _ix(d, 0)
-        w = F[idd + np.uint64(F_NB)] + delta
+        w = F[idd + np.uint64(F_NB)] + delta - (1 << (NB_MASK_SHIFT + (rk & 7)))
+        rk >>= 3
         fire = fires(w, F[idd + np.uint64(F_CLUE)])
         F[_ix(q, F_QUEUE)] = d
         q += fire

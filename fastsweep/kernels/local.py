@@ -13,10 +13,11 @@ depend on the order they fire in, so every agent runs them first as a cheap pre-
 import numpy as np
 from numba import njit
 
+from .bits import lowest_bit
 from .env import (
-    A_FLAG, A_REVEAL, C_DET, C_FLAG, C_MINES, F_CLUE, F_NB, F_NBR, F_NNB, F_ST, HIDDEN,
-    NB_HID, NB_KMN_SHIFT, R_CLUE_MINES, R_CLUE_SAFE, R_COUNT_MINES, R_COUNT_SAFE, _ix, act,
-    act_flat, flat, hidden_left, pop,
+    A_FLAG, A_REVEAL, C_DET, C_FLAG, C_MINES, F_CLUE, F_NB, F_NBR, F_ST, HIDDEN, NB_HID,
+    NB_KMN_SHIFT, NB_MASK_SHIFT, R_CLUE_MINES, R_CLUE_SAFE, R_COUNT_MINES, R_COUNT_SAFE, _ix,
+    act, act_flat, flat, hidden_left, pop,
 )
 
 
@@ -38,18 +39,21 @@ def drain_local(S, stop_on_detonation):
         if h == 0:
             continue
         k = F[ic + np.uint64(F_CLUE)]
-        m = (w >> NB_KMN_SHIFT) & 0xFF
+        m = (w >> NB_KMN_SHIFT) & 0xF
+        # Visit exactly the hidden neighbours, lowest list position first: their bits
+        # in the mask (acting on one does not change whether the others are hidden).
+        hidden = (w >> NB_MASK_SHIFT) & 0xFF
         if k - m == h:
-            for j in range(F[ic + np.uint64(F_NNB)]):
-                d = F[ic + np.uint64(F_NBR + j)]
-                if F[_ix(d, F_ST)] == HIDDEN:
-                    act_flat(F, d, A_FLAG, R_CLUE_MINES, c, h)
+            while hidden != 0:
+                d = F[ic + np.uint64(F_NBR + lowest_bit(hidden))]
+                hidden &= hidden - 1
+                act_flat(F, d, A_FLAG, R_CLUE_MINES, c, h)
         elif m == k:  # (n - k) - s == h with s = n - h - m known-safe neighbours
-            for j in range(F[ic + np.uint64(F_NNB)]):
-                d = F[ic + np.uint64(F_NBR + j)]
-                if F[_ix(d, F_ST)] == HIDDEN:
-                    if act_flat(F, d, A_REVEAL, R_CLUE_SAFE, c, h) == -1 and stop_on_detonation:
-                        return False
+            while hidden != 0:
+                d = F[ic + np.uint64(F_NBR + lowest_bit(hidden))]
+                hidden &= hidden - 1
+                if act_flat(F, d, A_REVEAL, R_CLUE_SAFE, c, h) == -1 and stop_on_detonation:
+                    return False
 
 
 @njit(cache=True)
