@@ -152,13 +152,13 @@ def hidden_left(S):
     return n - S[n, C_REV] - S[n, C_FLAG] - S[n, C_DET]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def nb_hidden(S, c):
     """Number of hidden neighbours of cell ``c``."""
     return S[c, F_NB] & NB_HID
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def nb_mines(S, c):
     """Number of known-mine (flagged or detonated) neighbours of cell ``c``."""
     return (S[c, F_NB] >> NB_KMN_SHIFT) & 0xF
@@ -201,13 +201,13 @@ def _ix(c, f):
     return np.uint64(c) * np.uint64(K) + np.uint64(f)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def flat(S):
     """The state as one flat array (a view): what the hot kernels take."""
     return S.reshape(S.size)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def pop(F):
     """Next revealed cell to re-examine, or -1 when the work list is empty (``F`` is
     :func:`flat` state).
