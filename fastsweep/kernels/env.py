@@ -237,7 +237,7 @@ def act(S, c, kind, why, ref, a):
     return act_flat(flat(S), c, kind, why, ref, a)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def act_flat(F, c, kind, why, ref, a):
     """:func:`act` on :func:`flat` state (what the rule loops call)."""
     cnt = np.uint64(F.shape[0] - K)  # row N: the counters
