@@ -14,7 +14,7 @@ from .board import choose, game_rng, shuffle
 from .env import (
     A_GUESS, C_APPROX, C_DET, C_FLAG, C_GUESS, C_MINES, C_MOVES, C_REV, C_SAFE_DET, C_TRACE,
     C_WRONG_FLAG, F_CLUE, F_MINE, F_NBR, F_NNB, F_ORDER, F_ST, F_TA, F_TCELL, F_TKIND,
-    F_TOUT, F_TREF, F_TWHY, R_FIRST, act, hidden_left, new_state, reset_state,
+    F_TOUT, F_TREF, F_TWHY, R_FIRST, act_flat, flat, hidden_left, new_state, reset_state,
 )
 from .local import apply_mine_count, drain_local
 from .policies import new_workspace, next_move
@@ -129,11 +129,12 @@ def play_game(S, trp, params, fparams, layout, seed, game, excluded, pool, ws):
     classic = params[P_RULES] == RULES_CLASSIC
     agent = params[P_AGENT]
     mine_count = params[P_MINE_COUNT] != 0
-    act(S, first, A_GUESS, R_FIRST, -1, n)
+    F = flat(S)  # the hot kernels index it (see env._ix)
+    act_flat(F, first, A_GUESS, R_FIRST, -1, n)
     while True:
         if classic and S[n, C_DET] > 0:
             break
-        drain_local(S, classic)
+        drain_local(F, classic)
         if classic and S[n, C_DET] > 0:
             break
         if hidden_left(S) == 0:
@@ -142,7 +143,7 @@ def play_game(S, trp, params, fparams, layout, seed, game, excluded, pool, ws):
             break  # won: every safe cell revealed
         if mine_count and apply_mine_count(S, classic) > 0:
             continue
-        next_move(S, trp, agent, mine_count, fparams[F_PRIOR], params[P_BUDGET], ws, classic)
+        next_move(S, F, trp, agent, mine_count, fparams[F_PRIOR], params[P_BUDGET], ws, classic)
 
 
 @njit(cache=True)

@@ -17,18 +17,18 @@ from .bits import lowest_bit
 from .env import (
     A_FLAG, A_REVEAL, C_DET, C_FLAG, C_MINES, F_CLUE, F_NB, F_NBR, F_ST, HIDDEN, NB_HID,
     NB_KMN_SHIFT, NB_MASK_SHIFT, R_CLUE_MINES, R_CLUE_SAFE, R_COUNT_MINES, R_COUNT_SAFE, _ix,
-    act, act_flat, flat, hidden_left, pop,
+    act_flat, flat, hidden_left, pop,
 )
 
 
 @njit(cache=True)
-def drain_local(S, stop_on_detonation):
-    """Apply the single-clue rules until no revealed cell triggers one.
+def drain_local(F, stop_on_detonation):
+    """Apply the single-clue rules until no revealed cell triggers one (``F`` is the
+    :func:`~fastsweep.kernels.env.flat` state: constant-stride unsigned indexing).
 
     Returns False if a detonation happened and ``stop_on_detonation`` (classic rules);
     a detonation here would mean an unsound rule, and ``act`` counts it.
     """
-    F = flat(S)  # constant-stride unsigned indexing: see env._ix
     while True:
         c = pop(F)
         if c < 0:
@@ -67,9 +67,10 @@ def apply_mine_count(S, stop_on_detonation):
     kind = A_REVEAL if left == 0 else A_FLAG
     why = R_COUNT_SAFE if left == 0 else R_COUNT_MINES
     done = 0
+    F = flat(S)
     for d in range(n):
         if S[d, F_ST] == HIDDEN:
             done += 1
-            if act(S, d, kind, why, -1, h) == -1 and stop_on_detonation:
+            if act_flat(F, d, kind, why, -1, h) == -1 and stop_on_detonation:
                 return done
     return done

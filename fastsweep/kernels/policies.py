@@ -12,7 +12,7 @@ from .incremental import new_workspace as _new_workspace
 from .env import (
     A_FLAG, A_GUESS, A_REVEAL, C_APPROX, C_DET, C_FLAG, C_GPTR, C_MOVES, C_REV, F_AUX,
     F_NNB, F_ORDER, F_ST, HIDDEN, R_APPROX_GUESS, R_DEDUCE_MINE, R_DEDUCE_SAFE,
-    R_PROB_GUESS, R_RANDOM, act, hidden_left, nb_hidden, nb_mines,
+    R_PROB_GUESS, R_RANDOM, K, _ix, act, act_flat, flat, hidden_left, nb_hidden, nb_mines,
 )
 from .frontier import CB_C, CB_DED, CB_NCLUE, CB_REF, CB_SIZE
 
@@ -31,24 +31,26 @@ def new_workspace(n):
 
 
 @njit(cache=True)
-def next_in_order(S):
-    """First cell of the guess order that is still hidden (the uniform random choice)."""
-    n = S.shape[0] - 1
-    i = S[n, C_GPTR]
-    while S[S[i, F_ORDER], F_ST] != HIDDEN:
+def next_in_order(F):
+    """First cell of the guess order that is still hidden (the uniform random choice);
+    ``F`` is the :func:`~fastsweep.kernels.env.flat` state."""
+    gptr = _ix(F.shape[0] // K - 1, C_GPTR)  # row N: the counters
+    i = F[gptr]
+    while F[_ix(F[_ix(i, F_ORDER)], F_ST)] != HIDDEN:
         i += 1
-    S[n, C_GPTR] = i  # cells never become hidden again, so the pointer only moves on
-    return S[i, F_ORDER]
+    F[gptr] = i  # cells never become hidden again, so the pointer only moves on
+    return F[_ix(i, F_ORDER)]
 
 
 @njit(cache=True)
-def next_move(S, trp, agent, mine_count, prior, budget, ws, stop_on_detonation):
+def next_move(S, F, trp, agent, mine_count, prior, budget, ws, stop_on_detonation):
     """Make progress once the local rules are exhausted: apply deductions, or guess once.
 
-    ``trp`` (float64, N or empty) receives the mine probability of a traced guess.
+    ``F`` is ``S`` as a flat view (see ``env.flat``); ``trp`` (float64, N or empty)
+    receives the mine probability of a traced guess.
     """
     if agent == AGENT_BASIC:
-        act(S, next_in_order(S), A_GUESS, R_RANDOM, -1, hidden_left(S))
+        act_flat(F, next_in_order(F), A_GUESS, R_RANDOM, -1, hidden_left(S))
         return
     by_probability = agent == AGENT_PROBABILITY
     if budget < 0 or (mine_count and by_probability):
@@ -64,6 +66,7 @@ def act_on_boxes(S, box, nbox, stop_on_detonation):
     """Flag or reveal every cell of the boxes an analysis decided (``CB_DED`` 2: mines,
     1: safe). Returns the number of actions, or -1 if a detonation ended the game."""
     acted = 0
+    F = flat(S)
     for b in range(nbox):
         d = box[b, CB_DED]
         if d == 0:
@@ -71,8 +74,8 @@ def act_on_boxes(S, box, nbox, stop_on_detonation):
         for j in range(box[b, CB_SIZE]):
             c = box[b, CB_C + j]
             if d == 2:
-                act(S, c, A_FLAG, R_DEDUCE_MINE, box[b, CB_REF], box[b, CB_NCLUE])
-            elif act(S, c, A_REVEAL, R_DEDUCE_SAFE, box[b, CB_REF], box[b, CB_NCLUE]) == -1:
+                act_flat(F, c, A_FLAG, R_DEDUCE_MINE, box[b, CB_REF], box[b, CB_NCLUE])
+            elif act_flat(F, c, A_REVEAL, R_DEDUCE_SAFE, box[b, CB_REF], box[b, CB_NCLUE]) == -1:
                 if stop_on_detonation:
                     return -1
             acted += 1
@@ -109,7 +112,7 @@ def deduce_or_guess_changed(S, trp, by_probability, mine_count, prior, budget, w
         return
     hid = n - S[n, C_REV] - S[n, C_FLAG] - S[n, C_DET]
     if not by_probability or status != ST_OK:
-        act(S, next_in_order(S), A_GUESS, R_RANDOM, -1, hid)
+        act(S, next_in_order(flat(S)), A_GUESS, R_RANDOM, -1, hid)
         return
     # lowest probability; ties (within TIE_RTOL) go to the earliest in the guess order
     best = -1
@@ -164,7 +167,7 @@ def deduce_or_guess(S, trp, by_probability, mine_count, prior, budget, stop_on_d
         return
     hid = hidden_left(S)
     if not by_probability or status != ST_OK:
-        act(S, next_in_order(S), A_GUESS, R_RANDOM, -1, hid)
+        act(S, next_in_order(flat(S)), A_GUESS, R_RANDOM, -1, hid)
         return
     # lowest probability; ties (within TIE_RTOL) go to the earliest in the guess order
     best = -1
