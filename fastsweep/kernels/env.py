@@ -6,11 +6,13 @@ columns ``F_*``; row N holds the game's counters (columns ``C_*``).
 * ``F_MINE``  1 where a mine is (agents read it only through actions)
 * ``F_CLUE``  true clue of the cell (agents read it only once revealed)
 * ``F_ST``    HIDDEN / REVEALED / FLAGGED / DETONATED
-* ``F_NB``    the cell's neighbourhood word: bits 0-3 the number of hidden neighbours,
-  bits 4-11 which neighbours are hidden (bit 4 + j: ``F_NBR + j``), bits 12-15 known-mine
-  (flagged or detonated) neighbours, bit 16 ``NB_NOTREV`` (the cell is not revealed),
-  bit 17 ``NB_QUEUED`` (it is on the work list). Read it through :func:`nb_hidden`,
-  :func:`nb_mines`; :func:`recount` rebuilds it from the neighbours' ``F_ST``.
+* ``F_NB``    the cell's neighbourhood word. With h hidden and m known-mine (flagged
+  or detonated) neighbours: bits 0-4 ``ML`` = clue - m (mines left among the hidden
+  neighbours) + 8, bits 5-12 which neighbours are hidden (bit 5 + j: ``F_NBR + j``), bits
+  13-17 ``SL`` = h - (clue - m) (safe cells left) + 8, bit 18 ``NB_NOTREV`` (the cell is
+  not revealed), bit 19 ``NB_QUEUED`` (it is on the work list). Read it through
+  :func:`nb_hidden`, :func:`nb_mines`; :func:`recount` rebuilds it from the neighbours'
+  ``F_ST`` and the cell's ``F_CLUE``.
 * ``F_ORDER`` the game's guess order (row i holds the i-th cell of a random permutation)
 * ``F_QUEUE`` the work list (a stack) of revealed cells whose neighbourhood changed
 * ``F_NNB``, ``F_NBR``..``F_NBR + 7``  neighbour count and neighbour indices
@@ -28,7 +30,11 @@ The agent's knowledge (``F_ST``, ``F_NB``) is updated incrementally by the actio
 rule ever rescans the board. Why one word for the neighbourhood: an action updates 8
 neighbours, and each update is then one load and one store instead of five loads and
 four stores (the counts, the status and the work-list flag were separate fields). Why
-the hidden mask: the rule loop visits exactly the hidden neighbours of a cell (see
+mines-left / safe-left rather than counts: a single-clue rule fires exactly when one of
+the two is zero and the other is not, so the test needs neither the clue nor a
+subtraction; an action lowers exactly one of them. The bias of 8 keeps both fields
+non-negative for every state, even inconsistent ones, so no field borrows from the next.
+Why the hidden mask: the rule loop visits exactly the hidden neighbours of a cell (see
 ``bits.lowest_bit``) instead of testing all eight with an unpredictable branch.
 """
 import numpy as np
@@ -57,11 +63,15 @@ F_AUX = 21
 F_RK = 22
 K = 24  # 23 used; see README "Design" for the row size
 
-NB_HID = 0xF  # the hidden-neighbour count
-NB_MASK_SHIFT = 4  # the hidden-neighbour mask
-NB_KMN_SHIFT = 12  # the known-mine count
-NB_NOTREV = 1 << 16
-NB_QUEUED = 1 << 17
+NB_BIAS = 8
+NB_FIELD = 0x1F
+NB_ML = 1  # ML field unit (bits 0-4)
+NB_MASK_SHIFT = 5  # the hidden-neighbour mask (bits 5-12)
+NB_SL_SHIFT = 13
+NB_SL = 1 << NB_SL_SHIFT  # SL field unit (bits 13-17)
+NB_NOTREV = 1 << 18
+NB_QUEUED = 1 << 19
+NB_ZERO = NB_BIAS * (NB_ML + NB_SL)  # ML = SL = 0
 
 
 # action kinds (trace)
@@ -138,8 +148,8 @@ def reset_state(S):
         S[i, F_MINE] = 0
         S[i, F_CLUE] = 0
         S[i, F_ST] = HIDDEN
-        nn = S[i, F_NNB]
-        S[i, F_NB] = nn | (((1 << nn) - 1) << NB_MASK_SHIFT) | NB_NOTREV
+        nn = S[i, F_NNB]  # no mines yet: every hidden neighbour is safe (add_mine)
+        S[i, F_NB] = NB_ZERO + nn * NB_SL + (((1 << nn) - 1) << NB_MASK_SHIFT) + NB_NOTREV
     trace = S[n, C_TRACE]
     S[n, :] = 0
     S[n, C_N] = n
@@ -155,39 +165,69 @@ def hidden_left(S):
 @njit(cache=True)
 def nb_hidden(S, c):
     """Number of hidden neighbours of cell ``c``."""
-    return S[c, F_NB] & NB_HID
+    return mines_left(S[c, F_NB]) + safe_left(S[c, F_NB])
 
 
 @njit(cache=True)
 def nb_mines(S, c):
     """Number of known-mine (flagged or detonated) neighbours of cell ``c``."""
-    return (S[c, F_NB] >> NB_KMN_SHIFT) & 0xF
+    return S[c, F_CLUE] - mines_left(S[c, F_NB])
+
+
+@njit(cache=True, inline="always")
+def mines_left(w):
+    """Clue minus known-mine neighbours, from a neighbourhood word."""
+    return (w & NB_FIELD) - NB_BIAS
+
+
+@njit(cache=True, inline="always")
+def safe_left(w):
+    """Hidden neighbours minus (clue minus known-mine neighbours), from a word."""
+    return ((w >> NB_SL_SHIFT) & NB_FIELD) - NB_BIAS
 
 
 @njit(cache=True)
 def recount(S, c):
-    """Rebuild cell ``c``'s neighbourhood word from its neighbours' ``F_ST`` (and its
-    own); the cell is left off the work list. Used for states not built by actions."""
-    w = 0 if S[c, F_ST] == REVEALED else NB_NOTREV
+    """Rebuild cell ``c``'s neighbourhood word from its neighbours' ``F_ST`` and its own
+    ``F_ST`` and ``F_CLUE``; the cell is left off the work list. Used for states not
+    built by actions."""
+    h = 0
+    m = 0
+    mask = 0
     for j in range(S[c, F_NNB]):
         st = S[S[c, F_NBR + j], F_ST]
         if st == HIDDEN:
-            w += 1 + (1 << (NB_MASK_SHIFT + j))
+            h += 1
+            mask |= 1 << j
         elif st == FLAGGED or st == DETONATED:
-            w += 1 << NB_KMN_SHIFT
-    S[c, F_NB] = w
+            m += 1
+    ml = S[c, F_CLUE] - m
+    S[c, F_NB] = (NB_ZERO + ml * NB_ML + (h - ml) * NB_SL + (mask << NB_MASK_SHIFT)
+                  + (0 if S[c, F_ST] == REVEALED else NB_NOTREV))
+
+
+@njit(cache=True)
+def add_mine(S, c):
+    """Place a mine on cell ``c`` of a reset state: its neighbours' clues go up, and so
+    does each one's mines-left (their safe-left goes down)."""
+    S[c, F_MINE] = 1
+    for k in range(S[c, F_NNB]):
+        d = S[c, F_NBR + k]
+        S[d, F_CLUE] += 1
+        S[d, F_NB] += NB_ML - NB_SL
 
 
 @njit(cache=True, inline="always")
-def fires(w, clue):
-    """1 if a cell with neighbourhood word ``w`` and clue ``clue`` belongs on the work
-    list: revealed, not there yet, and one of the single-clue rules fires on it now
-    (clue - known mines is 0 or all of its hidden neighbours), else 0."""
+def fires(w):
+    """1 if a cell with neighbourhood word ``w`` belongs on the work list: revealed, not
+    there yet, and one of the single-clue rules fires on it now (exactly one of
+    mines-left and safe-left is zero: all hidden neighbours are safe, or all are
+    mines), else 0."""
     # Branch-free: whether a random neighbour qualifies is unpredictable, and a
     # mispredicted branch costs more than these few arithmetic operations.
-    h = w & NB_HID
-    left = clue - ((w >> NB_KMN_SHIFT) & 0xF)
-    return (w < NB_NOTREV) & (h > 0) & ((left == 0) | (left == h))
+    ml0 = (w & NB_FIELD) == NB_BIAS
+    sl0 = (w & (NB_FIELD << NB_SL_SHIFT)) == NB_BIAS * NB_SL
+    return (w < NB_NOTREV) & (ml0 != sl0)
 
 
 @njit(cache=True, inline="always")
@@ -248,23 +288,23 @@ def act_flat(F, c, kind, why, ref, a):
         if F[ic + np.uint64(F_MINE)] == 0:
             F[cnt + np.uint64(C_WRONG_FLAG)] += 1
         out = -2
-        known_mine = 1
+        delta = -NB_ML  # the neighbours have one unknown mine fewer
     elif F[ic + np.uint64(F_MINE)] == 1:
         F[ic + np.uint64(F_ST)] = DETONATED
         F[cnt + np.uint64(C_DET)] += 1
         if kind == A_REVEAL:
             F[cnt + np.uint64(C_SAFE_DET)] += 1
         out = -1
-        known_mine = 1
+        delta = -NB_ML
     else:
         F[ic + np.uint64(F_ST)] = REVEALED
         F[cnt + np.uint64(C_REV)] += 1
         out = F[ic + np.uint64(F_CLUE)]
-        known_mine = 0
+        delta = -NB_SL  # the neighbours have one unknown safe cell fewer
         # it may already satisfy a rule: push it (branch-free, see fires; the slot at
         # the stack top is always written: row N's F_QUEUE column is spare)
         w = F[ic + np.uint64(F_NB)] & ~NB_NOTREV
-        fire = fires(w, out)
+        fire = fires(w)
         q = F[cnt + np.uint64(C_QLEN)]
         F[_ix(q, F_QUEUE)] = c
         F[cnt + np.uint64(C_QLEN)] = q + fire
@@ -281,11 +321,9 @@ def act_flat(F, c, kind, why, ref, a):
         F[im + np.uint64(F_TREF)] = ref
         F[im + np.uint64(F_TA)] = a
     F[cnt + np.uint64(C_MOVES)] = m + 1
-    # Each neighbour: one hidden neighbour fewer (count and mask bit), one known mine
-    # more if this was a mine, and onto the work list if a rule now fires on it. The list
-    # length stays in a register: through memory, every push would wait on the previous
-    # one's store.
-    delta = (known_mine << NB_KMN_SHIFT) - 1
+    # Each neighbour: one hidden neighbour fewer (delta and the mask bit), and onto the
+    # work list if a rule now fires on it. The list length stays in a register: through
+    # memory, every push would wait on the previous one's store.
     q = F[cnt + np.uint64(C_QLEN)]
     rk = F[ic + np.uint64(F_RK)]
     for k in range(F[ic + np.uint64(F_NNB)]):
@@ -293,7 +331,7 @@ def act_flat(F, c, kind, why, ref, a):
         idd = _ix(d, 0)
         w = F[idd + np.uint64(F_NB)] + delta - (1 << (NB_MASK_SHIFT + (rk & 7)))
         rk >>= 3
-        fire = fires(w, F[idd + np.uint64(F_CLUE)])
+        fire = fires(w)
         F[_ix(q, F_QUEUE)] = d
         q += fire
         F[idd + np.uint64(F_NB)] = w | (fire * NB_QUEUED)

@@ -14,7 +14,7 @@ from .board import choose, game_rng, shuffle
 from .env import (
     A_GUESS, C_APPROX, C_DET, C_FLAG, C_GUESS, C_MINES, C_MOVES, C_REV, C_SAFE_DET, C_TRACE,
     C_WRONG_FLAG, F_CLUE, F_MINE, F_NBR, F_NNB, F_ORDER, F_ST, F_TA, F_TCELL, F_TKIND,
-    F_TOUT, F_TREF, F_TWHY, R_FIRST, act_flat, flat, hidden_left, new_state, reset_state,
+    F_TOUT, F_TREF, F_TWHY, R_FIRST, act_flat, add_mine, flat, hidden_left, new_state, reset_state,
 )
 from .local import apply_mine_count, drain_local
 from .policies import new_workspace, next_move
@@ -113,10 +113,7 @@ def setup_game(S, params, layout, seed, game, excluded, pool):
             excluded[i] = 0
         choose(game_rng(seed, game, 1), pool, k, m)
     for j in range(m):  # clues by scattering from the mines: M*8 adds, not N*8 loads
-        i = pool[j]
-        S[i, F_MINE] = 1
-        for k in range(S[i, F_NNB]):
-            S[S[i, F_NBR + k], F_CLUE] += 1
+        add_mine(S, pool[j])
     S[n, C_MINES] = m
     return first
 

@@ -15,9 +15,9 @@ from numba import njit
 
 from .bits import lowest_bit
 from .env import (
-    A_FLAG, A_REVEAL, C_DET, C_FLAG, C_MINES, F_CLUE, F_NB, F_NBR, F_ST, HIDDEN, NB_HID,
-    NB_KMN_SHIFT, NB_MASK_SHIFT, R_CLUE_MINES, R_CLUE_SAFE, R_COUNT_MINES, R_COUNT_SAFE, _ix,
-    act_flat, flat, hidden_left, pop,
+    A_FLAG, A_REVEAL, C_DET, C_FLAG, C_MINES, F_NB, F_NBR, F_ST, HIDDEN, NB_MASK_SHIFT,
+    R_CLUE_MINES, R_CLUE_SAFE, R_COUNT_MINES, R_COUNT_SAFE, _ix, act_flat, flat, hidden_left,
+    mines_left, pop, safe_left,
 )
 
 
@@ -35,20 +35,20 @@ def drain_local(F, stop_on_detonation):
             return True
         ic = _ix(c, 0)
         w = F[ic + np.uint64(F_NB)]  # only revealed cells are ever queued
-        h = w & NB_HID
+        ml = mines_left(w)
+        sl = safe_left(w)
+        h = ml + sl
         if h == 0:
             continue
-        k = F[ic + np.uint64(F_CLUE)]
-        m = (w >> NB_KMN_SHIFT) & 0xF
         # Visit exactly the hidden neighbours, lowest list position first: their bits
         # in the mask (acting on one does not change whether the others are hidden).
         hidden = (w >> NB_MASK_SHIFT) & 0xFF
-        if k - m == h:
+        if sl == 0:  # k - m == h
             while hidden != 0:
                 d = F[ic + np.uint64(F_NBR + lowest_bit(hidden))]
                 hidden &= hidden - 1
                 act_flat(F, d, A_FLAG, R_CLUE_MINES, c, h)
-        elif m == k:  # (n - k) - s == h with s = n - h - m known-safe neighbours
+        elif ml == 0:  # (n - k) - s == h with s = n - h - m known-safe neighbours
             while hidden != 0:
                 d = F[ic + np.uint64(F_NBR + lowest_bit(hidden))]
                 hidden &= hidden - 1
