@@ -8,7 +8,7 @@ columns ``F_*``; row N holds the game's counters (columns ``C_*``).
 * ``F_ST``    HIDDEN / REVEALED / FLAGGED / DETONATED
 * ``F_NB``    the cell's neighbourhood word. With h hidden and m known-mine (flagged
   or detonated) neighbours: bits 0-4 ``ML`` = clue - m (mines left among the hidden
-  neighbours) + 8, bits 5-12 which neighbours are hidden (bit 5 + j: ``F_NBR + j``), bits
+  neighbours) + 8, bits 5-12 which neighbours are hidden (bit 5 + k: ``F_DIR + k``), bits
   13-17 ``SL`` = h - (clue - m) (safe cells left) + 8, bit 18 ``NB_NOTREV`` (the cell is
   not revealed), bit 19 ``NB_QUEUED`` (it is on the work list). Read it through
   :func:`nb_hidden`, :func:`nb_mines`; :func:`recount` rebuilds it from the neighbours'
@@ -16,8 +16,13 @@ columns ``F_*``; row N holds the game's counters (columns ``C_*``).
 * ``F_ORDER`` the game's guess order (row i holds the i-th cell of a random permutation)
 * ``F_QUEUE`` the work list (a stack) of revealed cells whose neighbourhood changed
 * ``F_NNB``, ``F_NBR``..``F_NBR + 7``  neighbour count and neighbour indices
-* ``F_RK``    3 bits per neighbour j: where this cell sits in neighbour j's list (so an
-  action clears its own bit in each neighbour's hidden mask without a search)
+* ``F_DIR``..``F_DIR + 7``  the neighbour in each of the 8 directions, in the order
+  (-1,-1) (-1,0) (-1,1) (0,-1) (0,1) (1,-1) (1,0) (1,1), so this cell is in direction
+  7 - k of its neighbour in direction k; off the board it is N, the *sentinel*: row N's
+  ``F_NB`` absorbs those updates (reset after every action) and never fires. Why: the
+  action's update loop is then exactly 8 steps with a constant mask bit each, fully
+  unrolled, with no per-cell neighbour count or reverse-position lookup.
+* ``F_NB0``   the cell's ``F_NB`` at the start of a game (no mines placed yet)
 * ``F_T*``    the trace: row m describes move m (kind, cell, outcome, reason, ref, a)
 * ``F_AUX``   scratch for agents (e.g. marks of a deduction pass)
 
@@ -60,8 +65,9 @@ F_TWHY = 18
 F_TREF = 19
 F_TA = 20
 F_AUX = 21
-F_RK = 22
-K = 24  # 23 used; see README "Design" for the row size
+F_DIR = 22  # .. 29
+F_NB0 = 30
+K = 32  # 31 used: rows of 128 bytes, two cache lines, the first holding F_MINE..F_QUEUE
 
 NB_BIAS = 8
 NB_FIELD = 0x1F
@@ -72,6 +78,7 @@ NB_SL = 1 << NB_SL_SHIFT  # SL field unit (bits 13-17)
 NB_NOTREV = 1 << 18
 NB_QUEUED = 1 << 19
 NB_ZERO = NB_BIAS * (NB_ML + NB_SL)  # ML = SL = 0
+NB_SENTINEL = 1 << 30  # row N's F_NB: far above NB_NOTREV, so it never fires
 
 
 # action kinds (trace)
@@ -91,21 +98,22 @@ R_DEDUCE_MINE = 7
 R_PROB_GUESS = 8  # lowest exact mine probability (a = hidden cells)
 R_APPROX_GUESS = 9  # lowest approximate probability (work budget exceeded)
 
-# counters (row N)
-C_REV = 0
-C_FLAG = 1
-C_DET = 2
-C_GUESS = 3
-C_MOVES = 4
-C_GPTR = 5  # guess-order pointer
-C_QLEN = 6  # work-list length
-C_MINES = 7
-C_WRONG_FLAG = 8  # flags on safe cells: must stay 0 (soundness check)
-C_SAFE_DET = 9  # detonations on non-guess reveals: must stay 0 (soundness check)
-C_APPROX = 10  # analyses that exceeded the exact work budget
-C_TRACE = 11  # 1: record moves in the F_T* columns
-C_N = 12  # number of cells
-C_AGENT_CACHE = 13  # 0 after reset_state: an agent's cache from an earlier game is invalid
+# counters (row N; columns F_NB and F_QUEUE of row N belong to the sentinel and the
+# work list, so the counters start at 16)
+C_REV = 16
+C_FLAG = 17
+C_DET = 18
+C_GUESS = 19
+C_MOVES = 20
+C_GPTR = 21  # guess-order pointer
+C_QLEN = 22  # work-list length
+C_MINES = 23
+C_WRONG_FLAG = 24  # flags on safe cells: must stay 0 (soundness check)
+C_SAFE_DET = 25  # detonations on non-guess reveals: must stay 0 (soundness check)
+C_APPROX = 26  # analyses that exceeded the exact work budget
+C_TRACE = 27  # 1: record moves in the F_T* columns
+C_N = 28  # number of cells
+C_AGENT_CACHE = 29  # 0 after reset_state: an agent's cache from an earlier game is invalid
 
 
 @njit(cache=True)
@@ -128,15 +136,25 @@ def new_state(h, w):
                     S[i, F_NBR + k] = rr * w + cc
                     k += 1
             S[i, F_NNB] = k
-    for i in range(n):
-        rk = 0
-        for k in range(S[i, F_NNB]):
-            d = S[i, F_NBR + k]
-            for j in range(S[d, F_NNB]):
-                if S[d, F_NBR + j] == i:
-                    rk |= j << (3 * k)
-        S[i, F_RK] = rk
+            mask = 0
+            k = 0
+            for dr in range(-1, 2):
+                for dc in range(-1, 2):
+                    if dr == 0 and dc == 0:
+                        continue
+                    rr = r + dr
+                    cc = c + dc
+                    if 0 <= rr < h and 0 <= cc < w:
+                        S[i, F_DIR + k] = rr * w + cc
+                        mask |= 1 << k
+                    else:
+                        S[i, F_DIR + k] = n  # the sentinel
+                    k += 1
+            # no mines yet: every hidden neighbour is safe (add_mine moves one to ML)
+            S[i, F_NB0] = (NB_ZERO + S[i, F_NNB] * NB_SL + (mask << NB_MASK_SHIFT)
+                           + NB_NOTREV)
     S[n, C_N] = n
+    S[n, F_NB] = NB_SENTINEL
     return S
 
 
@@ -148,12 +166,12 @@ def reset_state(S):
         S[i, F_MINE] = 0
         S[i, F_CLUE] = 0
         S[i, F_ST] = HIDDEN
-        nn = S[i, F_NNB]  # no mines yet: every hidden neighbour is safe (add_mine)
-        S[i, F_NB] = NB_ZERO + nn * NB_SL + (((1 << nn) - 1) << NB_MASK_SHIFT) + NB_NOTREV
+        S[i, F_NB] = S[i, F_NB0]
     trace = S[n, C_TRACE]
     S[n, :] = 0
     S[n, C_N] = n
     S[n, C_TRACE] = trace
+    S[n, F_NB] = NB_SENTINEL
 
 
 @njit(cache=True)
@@ -194,11 +212,15 @@ def recount(S, c):
     h = 0
     m = 0
     mask = 0
-    for j in range(S[c, F_NNB]):
-        st = S[S[c, F_NBR + j], F_ST]
+    n = S.shape[0] - 1
+    for k in range(8):
+        d = S[c, F_DIR + k]
+        if d == n:
+            continue
+        st = S[d, F_ST]
         if st == HIDDEN:
             h += 1
-            mask |= 1 << j
+            mask |= 1 << k
         elif st == FLAGGED or st == DETONATED:
             m += 1
     ml = S[c, F_CLUE] - m
@@ -325,15 +347,14 @@ def act_flat(F, c, kind, why, ref, a):
     # work list if a rule now fires on it. The list length stays in a register: through
     # memory, every push would wait on the previous one's store.
     q = F[cnt + np.uint64(C_QLEN)]
-    rk = F[ic + np.uint64(F_RK)]
-    for k in range(F[ic + np.uint64(F_NNB)]):
-        d = F[ic + np.uint64(F_NBR + k)]
+    for k in range(8):  # constant count: unrolled, each step with a constant mask bit
+        d = F[ic + np.uint64(F_DIR + k)]
         idd = _ix(d, 0)
-        w = F[idd + np.uint64(F_NB)] + delta - (1 << (NB_MASK_SHIFT + (rk & 7)))
-        rk >>= 3
+        w = F[idd + np.uint64(F_NB)] + delta - (1 << (NB_MASK_SHIFT + 7 - k))
         fire = fires(w)
         F[_ix(q, F_QUEUE)] = d
         q += fire
         F[idd + np.uint64(F_NB)] = w | (fire * NB_QUEUED)
     F[cnt + np.uint64(C_QLEN)] = q
+    F[cnt + np.uint64(F_NB)] = NB_SENTINEL  # at most 8 updates since the last reset
     return out

@@ -15,7 +15,7 @@ from numba import njit
 
 from .bits import lowest_bit
 from .env import (
-    A_FLAG, A_REVEAL, C_DET, C_FLAG, C_MINES, F_NB, F_NBR, F_ST, HIDDEN, NB_MASK_SHIFT,
+    A_FLAG, A_REVEAL, C_DET, C_FLAG, C_MINES, F_DIR, F_NB, F_ST, HIDDEN, NB_MASK_SHIFT,
     R_CLUE_MINES, R_CLUE_SAFE, R_COUNT_MINES, R_COUNT_SAFE, _ix, act_flat, flat, hidden_left,
     mines_left, pop, safe_left,
 )
@@ -40,17 +40,17 @@ def drain_local(F, stop_on_detonation):
         h = ml + sl
         if h == 0:
             continue
-        # Visit exactly the hidden neighbours, lowest list position first: their bits
+        # Visit exactly the hidden neighbours, in direction order: their bits
         # in the mask (acting on one does not change whether the others are hidden).
         hidden = (w >> NB_MASK_SHIFT) & 0xFF
         if sl == 0:  # k - m == h
             while hidden != 0:
-                d = F[ic + np.uint64(F_NBR + lowest_bit(hidden))]
+                d = F[ic + np.uint64(F_DIR + lowest_bit(hidden))]
                 hidden &= hidden - 1
                 act_flat(F, d, A_FLAG, R_CLUE_MINES, c, h)
         elif ml == 0:  # (n - k) - s == h with s = n - h - m known-safe neighbours
             while hidden != 0:
-                d = F[ic + np.uint64(F_NBR + lowest_bit(hidden))]
+                d = F[ic + np.uint64(F_DIR + lowest_bit(hidden))]
                 hidden &= hidden - 1
                 if act_flat(F, d, A_REVEAL, R_CLUE_SAFE, c, h) == -1 and stop_on_detonation:
                     return False
