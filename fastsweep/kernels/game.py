@@ -17,7 +17,7 @@ from .env import (
     F_TOUT, F_TREF, F_TWHY, R_FIRST, act_flat, add_mine, flat, hidden_left, new_state, reset_state,
 )
 from .local import apply_mine_count, drain_local
-from .policies import new_workspace, next_move
+from .policies import AGENT_BASIC, guess_in_order, new_workspace, next_move
 
 RULES_KEEP_GOING = 0
 RULES_CLASSIC = 1
@@ -140,7 +140,11 @@ def play_game(S, trp, params, fparams, layout, seed, game, excluded, pool, ws):
             break  # won: every safe cell revealed
         if mine_count and apply_mine_count(S, classic) > 0:
             continue
-        next_move(S, F, trp, agent, mine_count, fparams[F_PRIOR], params[P_BUDGET], ws, classic)
+        if agent == AGENT_BASIC:  # its whole move, here: a call with four arrays costs
+            guess_in_order(F)     # more than the move itself (reference counting)
+        else:
+            next_move(S, F, trp, agent, mine_count, fparams[F_PRIOR], params[P_BUDGET], ws,
+                      classic)
 
 
 @njit(cache=True)

@@ -43,6 +43,15 @@ def next_in_order(F):
 
 
 @njit(cache=True)
+def guess_in_order(F):
+    """The basic agent's move: a random guess, the next hidden cell of the guess order
+    (``F`` is the flat state)."""
+    n = F.shape[0] // K - 1
+    hid = n - F[_ix(n, C_REV)] - F[_ix(n, C_FLAG)] - F[_ix(n, C_DET)]
+    act_flat(F, next_in_order(F), A_GUESS, R_RANDOM, -1, hid)
+
+
+@njit(cache=True)
 def next_move(S, F, trp, agent, mine_count, prior, budget, ws, stop_on_detonation):
     """Make progress once the local rules are exhausted: apply deductions, or guess once.
 
@@ -50,7 +59,7 @@ def next_move(S, F, trp, agent, mine_count, prior, budget, ws, stop_on_detonatio
     receives the mine probability of a traced guess.
     """
     if agent == AGENT_BASIC:
-        act_flat(F, next_in_order(F), A_GUESS, R_RANDOM, -1, hidden_left(S))
+        guess_in_order(F)
         return
     by_probability = agent == AGENT_PROBABILITY
     if budget < 0 or (mine_count and by_probability):
