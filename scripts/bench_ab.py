@@ -1,0 +1,109 @@
+"""Interleaved A/B timing of the basic agent: this checkout against an older git revision.
+
+Why: on a shared VM the speed of a core drifts by up to 2x from minute to minute, so two
+benchmark runs minutes apart cannot resolve a 5% change. This script loads both engines
+into one process (the old one from ``git archive REV`` under another package name) and
+alternates short batches of the same games, so both see the same machine; it prints the
+median ratio of new to old time per game, and checks that both play identical games.
+
+    python scripts/bench_ab.py --rev cd3090c --board 30x30:0.2 --rounds 40
+
+The old revision's kernels compile on first use (about a minute), into a temporary folder.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import io
+import os
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def load_revision(rev: str, dest: str, name: str = "fastsweep_ab"):
+    """Extract ``fastsweep/`` at git revision ``rev`` into ``dest/name``; import it."""
+    tar = subprocess.run(["git", "-C", ROOT, "archive", rev, "fastsweep"], check=True,
+                         capture_output=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(tar)) as t:
+        t.extractall(dest, filter="data")
+    os.rename(os.path.join(dest, "fastsweep"), os.path.join(dest, name))
+    sys.path.insert(0, dest)
+    return (importlib.import_module(name + ".config"),
+            importlib.import_module(name + ".kernels.game"))
+
+
+def batch_runner(config, game, size, mines, density, games):
+    cfg = config.make_config("basic", size, mines=mines, density=density)
+    params, fparams = config.agent_params(cfg)
+    empty = np.zeros(0, np.uint8)
+
+    def play(seed):
+        out = np.zeros((games, game.OUT_LEN), np.int64)
+        game.play_batch(cfg.height, cfg.width, params, fparams, empty, np.uint64(seed), 0,
+                        games, out, np.zeros(0), np.zeros((0, 0), np.int8),
+                        np.zeros((0, 0), np.uint8))
+        return out
+    return play
+
+
+def parse_board(text: str):
+    """'30x30:0.2' (density) or '16x30:99' (mines) -> (size, mines, density)."""
+    dims, _, amount = text.partition(":")
+    h, _, w = dims.partition("x")
+    size = (int(h), int(w or h))
+    if "." in amount:
+        return size, None, float(amount)
+    return size, int(amount), None
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rev", required=True, help="git revision to compare against")
+    ap.add_argument("--board", default="30x30:0.2",
+                    help="HxW:density or HxW:mines (default 30x30:0.2)")
+    ap.add_argument("--rounds", type=int, default=40, help="alternations (default 40)")
+    ap.add_argument("--seconds", type=float, default=0.03,
+                    help="approximate length of one timed batch (default 0.03)")
+    a = ap.parse_args(argv)
+    size, mines, density = parse_board(a.board)
+    sys.path.insert(0, ROOT)
+    import fastsweep.config as new_config
+    import fastsweep.kernels.game as new_game
+    with tempfile.TemporaryDirectory() as tmp:
+        old_config, old_game = load_revision(a.rev, tmp)
+        probe_new = batch_runner(new_config, new_game, size, mines, density, 20)
+        probe_old = batch_runner(old_config, old_game, size, mines, density, 20)
+        if not (probe_new(1) == probe_old(1)).all():
+            print("note: the two revisions play different games; comparing speed anyway")
+        t = time.perf_counter()
+        probe_new(2)
+        per_game = (time.perf_counter() - t) / 20
+        games = max(10, int(a.seconds / max(per_game, 1e-7)))
+        new = batch_runner(new_config, new_game, size, mines, density, games)
+        old = batch_runner(old_config, old_game, size, mines, density, games)
+        t_new, t_old = [], []
+        for r in range(a.rounds):
+            pair = ((new, t_new), (old, t_old)) if r % 2 == 0 else ((old, t_old), (new, t_new))
+            for f, ts in pair:
+                t = time.perf_counter()
+                f(r + 3)
+                ts.append((time.perf_counter() - t) / games * 1e6)
+    ratio = statistics.median(n / o for n, o in zip(t_new, t_old))
+    print(f"{a.board}, {games} games per batch, {a.rounds} rounds")
+    print(f"  {a.rev}: median {statistics.median(t_old):.1f} us/game (min {min(t_old):.1f})")
+    print(f"  working tree: median {statistics.median(t_new):.1f} us/game "
+          f"(min {min(t_new):.1f})")
+    print(f"  new / old time per game, median of the paired ratios: {ratio:.3f}")
+    return ratio
+
+
+if __name__ == "__main__":
+    main()
