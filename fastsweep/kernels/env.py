@@ -10,7 +10,7 @@ columns ``F_*``; row N holds the game's counters (columns ``C_*``).
   or detonated) neighbours: bits 0-4 ``ML`` = clue - m (mines left among the hidden
   neighbours) + 8, bits 5-12 which neighbours are hidden (bit 5 + k: ``F_DIR + k``), bits
   13-17 ``SL`` = h - (clue - m) (safe cells left) + 8, bit 18 ``NB_NOTREV`` (the cell is
-  not revealed), bit 19 ``NB_QUEUED`` (it is on the work list). Read it through
+  not revealed), bit 19 ``NB_QUEUED`` (it is or was on the work list). Read it through
   :func:`nb_hidden`, :func:`nb_mines`; :func:`recount` rebuilds it from the neighbours'
   ``F_ST`` and the cell's ``F_CLUE``.
 * ``F_ORDER`` the game's guess order (row i holds the i-th cell of a random permutation)
@@ -275,7 +275,7 @@ def pop(F):
     :func:`flat` state).
 
     The work list is a stack: the closure of sound rules does not depend on the order in
-    which they fire. Each cell is on it at most once, so N rows suffice.
+    which they fire. Each cell is on it at most once in a game, so N rows suffice.
     """
     cnt = np.uint64(F.shape[0] - K)  # row N: the counters
     k = F[cnt + np.uint64(C_QLEN)]
@@ -283,9 +283,11 @@ def pop(F):
         return -1
     k -= 1
     F[cnt + np.uint64(C_QLEN)] = k
-    c = F[_ix(k, F_QUEUE)]
-    F[_ix(c, F_NB)] &= ~NB_QUEUED
-    return c
+    # The cell keeps its NB_QUEUED bit: it never needs the list again, because its rule
+    # now acts on all of its hidden neighbours, after which it has none. Clearing the bit
+    # here would let each of those actions push it back, only to be popped with nothing
+    # left to do (that was half of all pops).
+    return F[_ix(k, F_QUEUE)]
 
 
 @njit(cache=True)
