@@ -36,20 +36,20 @@ def _fill_state(v, S):
     for c in range(n):
         x = v[c // w, c % w]
         if x == HIDDEN_CODE:
-            S[c, ke.F_ST] = ke.HIDDEN
+            st = ke.HIDDEN
             hidden += 1
         elif x == MINE_CODE:
-            S[c, ke.F_ST] = ke.FLAGGED
+            st = ke.FLAGGED
             known += 1
         else:
-            S[c, ke.F_ST] = ke.REVEALED
+            st = ke.REVEALED
             rev += 1
-        S[c, ke.F_CLUE] = max(x, 0)
+        ke.set_cell(S, c, st, max(x, 0))
     for c in range(n):
         ke.recount(S, c)
     for c in range(n):
-        if S[c, ke.F_ST] == ke.REVEALED:
-            x = S[c, ke.F_CLUE]
+        if ke.status(S, c) == ke.REVEALED:
+            x = ke.clue(S, c)
             if x > S[c, ke.F_NNB]:
                 return 1, c, known, hidden
             if x < ke.nb_mines(S, c):
@@ -99,7 +99,7 @@ def _state(view, mines):
         if mines > nknown + nhid:
             raise ValueError(f"view is inconsistent with mines={mines}: only {nknown} known "
                              f"mines and {nhid} hidden cells")
-    S[S.shape[0] - 1, ke.C_MINES] = 0 if mines is None else int(mines)
+    S[ke.ncells(S), ke.C_MINES] = 0 if mines is None else int(mines)
     return S
 
 
@@ -110,7 +110,7 @@ def _analyse(view, mines, prior, budget, want_prob):
     if not isinstance(budget, numbers.Integral) or isinstance(budget, bool) or budget < 0:
         raise ValueError(f"budget: must be an integer >= 0 (0 = default), got {budget!r}")
     S = _state(view, mines)
-    n = S.shape[0] - 1
+    n = int(ke.ncells(S))
     prob = np.zeros(n, np.float64)
     ded = np.zeros(n, np.int8)
     status, approx = kc.cell_results(S, mines is not None, float(prior), int(budget), want_prob,

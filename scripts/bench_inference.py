@@ -97,7 +97,7 @@ def bench_views(rows, name, views, mines, reps, ms_mode):
     api, kern, theirs, diffs, notes = [], [], [], [], set()
     for v in views:
         S = _state(v, mines)
-        n = S.shape[0] - 1
+        n = v.size
         prob = np.zeros(n)
         ded = np.zeros(n, np.int8)
         api.append(median_time(lambda: fastsweep.mine_probabilities(v, mines), reps))

@@ -208,20 +208,20 @@ def test_neighbourhood_words_stay_exact(h, w):
         for c in np.flatnonzero(mine):
             env.add_mine(S, c)
         for c in range(n):
-            assert S[c, env.F_CLUE] == sum(mine[S[c, env.F_NBR + j]]
-                                           for j in range(S[c, env.F_NNB]))
+            assert env.clue(S, c) == sum(mine[S[c, env.F_NBR + j]]
+                                         for j in range(S[c, env.F_NNB]))
+            assert env.is_mine(S, c) == mine[c]
         for c in rng.permutation(n)[: rng.integers(1, n + 1)]:
             kind = env.A_FLAG if (mine[c] and rng.random() < 0.7) else env.A_GUESS
             env.act(S, c, kind, env.R_RANDOM, -1, 0)
             S[n, env.C_QLEN] = 0  # empty the work list: the queued bits go with it
-            S[:n, env.F_NB] &= ~env.NB_QUEUED
-            got = S[:n, env.F_NB].copy()
+            got = [env.word(S, d) & ~env.NB_QUEUED for d in range(n)]
             for d in range(n):
                 env.recount(S, d)
-            assert (got == S[:n, env.F_NB]).all()
-            hid = [sum(S[S[d, env.F_NBR + j], env.F_ST] == env.HIDDEN
+            assert got == [env.word(S, d) for d in range(n)]
+            hid = [sum(env.status(S, S[d, env.F_NBR + j]) == env.HIDDEN
                        for j in range(S[d, env.F_NNB])) for d in range(n)]
             assert [env.nb_hidden(S, d) for d in range(n)] == hid
-            known = [sum(S[S[d, env.F_NBR + j], env.F_ST] in (env.FLAGGED, env.DETONATED)
+            known = [sum(env.status(S, S[d, env.F_NBR + j]) in (env.FLAGGED, env.DETONATED)
                          for j in range(S[d, env.F_NNB])) for d in range(n)]
             assert [env.nb_mines(S, d) for d in range(n)] == known

@@ -31,7 +31,8 @@ import math
 import numpy as np
 from numba import njit
 
-from .env import C_DET, C_FLAG, C_MINES, C_REV, F_AUX, F_ST, HIDDEN, REVEALED
+from .env import C_DET, C_FLAG, C_MINES, C_REV, F_AUX, HIDDEN, REVEALED, ncells
+from .env import status as cell_status
 from .frontier import (
     CB_CAP, CB_DED, CB_K, CB_NK, CB_OPEN, CB_SIZE, CB_SLOT, CK_B, CK_NB, CK_VAL,
     MAX_SLOTS, build_frontier, order_components,
@@ -342,7 +343,7 @@ def _analyse(S, con, box, ncon, nbox, order, cstart, ncomp, width, bym, prior, b
     possible frontier totals. ``cinfo`` (int64 (ncomp, 3) or empty) receives each
     component's fewest and most mines and 1 if it was approximated (filled only when
     ``bym`` is False)."""
-    n = S.shape[0] - 1
+    n = ncells(S)
     hid = n - S[n, C_REV] - S[n, C_FLAG] - S[n, C_DET]
     fc = 0
     for b in range(nbox):
@@ -560,13 +561,13 @@ def cell_results(S, mine_count, prior, budget, want_prob, prob, ded):
     """Per-cell results of :func:`analyse` for the public API: ``prob`` (float64 N) and
     ``ded`` (int8 N: 0 undetermined or not hidden, 1 safe, 2 mine). Returns
     (status, approx)."""
-    n = S.shape[0] - 1
+    n = ncells(S)
     status, approx, box, nbox, bprob, pu, uded = analyse(S, mine_count, prior, budget,
                                                        want_prob)
     if status != ST_OK:
         return status, approx
     for c in range(n):
-        st = S[c, F_ST]
+        st = cell_status(S, c)
         ded[c] = 0
         if st != HIDDEN:
             prob[c] = 0.0 if st == REVEALED else 1.0

@@ -1,46 +1,60 @@
 """The environment: a game's whole state in one int32 array, and the three actions.
 
-State ``S`` is int32 of shape (N + 1, K): row ``c < N`` is cell ``c``'s record, with
-columns ``F_*``; row N holds the game's counters (columns ``C_*``).
+State ``S`` is int32 of shape (R, K), K = 32. Row ``c < N`` holds cell ``c``'s static
+record and agent scratch; row N holds the game's counters and layout constants
+(columns ``C_*``); the rows after it, read as one flat run of ints (:func:`flat`), hold
+the *plane* and its tables. ``S[-1, -1]`` is N (see :func:`ncells`).
 
-* ``F_MINE``  1 where a mine is (agents read it only through actions)
-* ``F_CLUE``  true clue of the cell (agents read it only once revealed)
-* ``F_ST``    HIDDEN / REVEALED / FLAGGED / DETONATED
-* ``F_NB``    the cell's neighbourhood word. With h hidden and m known-mine (flagged
-  or detonated) neighbours: bits 0-4 ``ML`` = clue - m (mines left among the hidden
-  neighbours) + 8, bits 5-12 which neighbours are hidden (bit 5 + k: ``F_DIR + k``), bits
-  13-17 ``SL`` = h - (clue - m) (safe cells left) + 8, bit 18 ``NB_NOTREV`` (the cell is
-  not revealed), bit 19 ``NB_QUEUED`` (it is or was on the work list). Read it through
-  :func:`nb_hidden`, :func:`nb_mines`; :func:`recount` rebuilds it from the neighbours'
-  ``F_ST`` and the cell's ``F_CLUE``.
-* ``F_ORDER`` the game's guess order (row i holds the i-th cell of a random permutation)
-* ``F_QUEUE`` the work list (a stack) of revealed cells whose neighbourhood changed
+Row ``c`` (columns ``F_*``):
+
+* ``F_PLANE`` flat index of the cell's word in the plane (below)
 * ``F_NNB``, ``F_NBR``..``F_NBR + 7``  neighbour count and neighbour indices
-* ``F_DIR``..``F_DIR + 7``  the neighbour in each of the 8 directions, in the order
-  (-1,-1) (-1,0) (-1,1) (0,-1) (0,1) (1,-1) (1,0) (1,1), so this cell is in direction
-  7 - k of its neighbour in direction k; off the board it is N, the *sentinel*: row N's
-  ``F_NB`` absorbs those updates (reset after every action) and never fires. Why: the
-  action's update loop is then exactly 8 steps with a constant mask bit each, fully
-  unrolled, with no per-cell neighbour count or reverse-position lookup.
-* ``F_NB0``   the cell's ``F_NB`` at the start of a game (no mines placed yet)
 * ``F_T*``    the trace: row m describes move m (kind, cell, outcome, reason, ref, a)
 * ``F_AUX``   scratch for agents (e.g. marks of a deduction pass)
 
+The plane is the board padded by one *border* cell on each side, (H + 2) x (W + 2)
+words, so the neighbours of the word at flat index ``p`` are ``p - W2 - 1`` ..
+``p + W2 + 1`` (W2 = W + 2), with no edge tests and no neighbour-table loads. Each
+cell's word packs everything a move touches:
+
+* bits 0-4   ``ML`` = clue - known-mine neighbours (mines left among the hidden ones) + 8
+* bits 5-9   ``SL`` = hidden neighbours - ML (safe cells left among them) + 8
+* bit 10     ``NB_NOTREV``: the cell is not revealed
+* bit 11     ``NB_QUEUED``: the cell is or was on the work list
+* bits 12-19 which neighbours are hidden (bit 12 + k: direction k, in the order
+  (-1,-1) (-1,0) (-1,1) (0,-1) (0,1) (1,-1) (1,0) (1,1); a cell is in direction 7 - k
+  of its neighbour in direction k)
+* bit 20     ``NB_MINE``: a mine is here (agents learn it only through actions)
+* bits 21-22 the status: HIDDEN / REVEALED / FLAGGED / DETONATED
+* bits 23-26 the true clue (agents read it only once the cell is revealed)
+* bit 29     ``NB_BORDER``: a border word, not a cell
+
+Read words through :func:`status`, :func:`clue`, :func:`is_mine`, :func:`nb_hidden`,
+:func:`nb_mines`; :func:`recount` rebuilds a word from its neighbours' statuses.
+
+After the plane come, in order: the fire table (below), the work list, the plane's cell
+map (``cell_of``: the cell of each word, -1 on the border), the plane at the start of a
+game, each cell's word index (compact, for the shuffle) and the guess order (word
+indices of a random permutation of the cells).
+
 Why one array: every array argument of a Numba call costs two reference-count calls that
 LLVM cannot remove (measured: a 4-array helper call costs ~70 ns, a 1-array call ~3 ns),
-and the actions run once per move. Row-per-cell also keeps a cell's neighbours and
-state on one or two cache lines.
+and the actions run once per move.
 
-The agent's knowledge (``F_ST``, ``F_NB``) is updated incrementally by the actions, so no
-rule ever rescans the board. Why one word for the neighbourhood: an action updates 8
-neighbours, and each update is then one load and one store instead of five loads and
-four stores (the counts, the status and the work-list flag were separate fields). Why
-mines-left / safe-left rather than counts: a single-clue rule fires exactly when one of
-the two is zero and the other is not, so the test needs neither the clue nor a
+Why the plane: an action updates its 8 neighbours, and each update is one load, one add
+and one store into a few kilobytes that stay in the L1 cache (a 30 x 30 plane is 4 KB;
+the rows are 115 KB). With the row-per-cell layout each update also loaded the
+neighbour's index and touched a 128-byte row: about 0.6x the time per game for the plane.
+
+Why mines-left / safe-left rather than counts: a single-clue rule fires exactly when one
+of the two is zero and the other is not, so the test needs neither the clue nor a
 subtraction; an action lowers exactly one of them. The bias of 8 keeps both fields
 non-negative for every state, even inconsistent ones, so no field borrows from the next.
-Why the hidden mask: the rule loop visits exactly the hidden neighbours of a cell (see
-``bits.lowest_bit``) instead of testing all eight with an unpredictable branch.
+Why the fire table: whether a word belongs on the work list depends only on its low 12
+bits (ML, SL, not revealed, queued), so it is one load from a 4096-entry table instead of
+eight arithmetic operations; the update is branch-free because whether a random
+neighbour qualifies is unpredictable. Why the hidden mask: the rule loop visits exactly
+the hidden neighbours of a cell (see ``bits.lowest_bit``).
 """
 import numpy as np
 from numba import njit
@@ -50,36 +64,43 @@ REVEALED = 1
 FLAGGED = 2
 DETONATED = 3
 
-F_MINE = 0  # the fields every move touches come first: one cache line per cell
-F_CLUE = 1
-F_ST = 2
-F_NB = 3
-F_NNB = 4
-F_NBR = 5  # .. 12
-F_ORDER = 13
-F_QUEUE = 14
-F_TKIND = 15
-F_TCELL = 16
-F_TOUT = 17
-F_TWHY = 18
-F_TREF = 19
-F_TA = 20
-F_AUX = 21
-F_DIR = 22  # .. 29
-F_NB0 = 30
-K = 32  # 31 used: rows of 128 bytes, two cache lines, the first holding F_MINE..F_QUEUE
+# row fields
+F_PLANE = 0
+F_NNB = 1
+F_NBR = 2  # .. 9
+F_AUX = 10
+F_TKIND = 11
+F_TCELL = 12
+F_TOUT = 13
+F_TWHY = 14
+F_TREF = 15
+F_TA = 16
+K = 32  # row N needs 32 counters; a power of two, so flat index j is row j >> 5
+_KSHIFT = 5
 
+# the word
 NB_BIAS = 8
 NB_FIELD = 0x1F
 NB_ML = 1  # ML field unit (bits 0-4)
-NB_MASK_SHIFT = 5  # the hidden-neighbour mask (bits 5-12)
-NB_SL_SHIFT = 13
-NB_SL = 1 << NB_SL_SHIFT  # SL field unit (bits 13-17)
-NB_NOTREV = 1 << 18
-NB_QUEUED = 1 << 19
+NB_SL_SHIFT = 5
+NB_SL = 1 << NB_SL_SHIFT  # SL field unit (bits 5-9)
+NB_NOTREV = 1 << 10
+NB_QUEUED = 1 << 11
+NB_FIRE_BITS = 0xFFF  # ML, SL, NB_NOTREV, NB_QUEUED: the fire table's index
+NB_MASK_SHIFT = 12  # the hidden-neighbour mask (bits 12-19)
+NB_MINE = 1 << 20
+NB_ST_SHIFT = 21
+NB_ST = 3 << NB_ST_SHIFT
+NB_CLUE_SHIFT = 23
+NB_CLUE = 1 << NB_CLUE_SHIFT
+NB_BORDER = 1 << 29
 NB_ZERO = NB_BIAS * (NB_ML + NB_SL)  # ML = SL = 0
-NB_SENTINEL = 1 << 30  # row N's F_NB: far above NB_NOTREV, so it never fires
+# Border words: not revealed, so they never fire. Each one's fields start mid-range and
+# take at most three updates per game (one per neighbouring cell) plus three mines, so
+# they never borrow into the bits above; the plane is restored at every reset.
+NB_BORDER_WORD = NB_BORDER + NB_NOTREV + 16 * (NB_ML + NB_SL) + (0xFF << NB_MASK_SHIFT)
 
+FIRE_SIZE = NB_FIRE_BITS + 1
 
 # action kinds (trace)
 A_REVEAL = 0  # reveal of a cell the agent deduced safe
@@ -98,46 +119,86 @@ R_DEDUCE_MINE = 7
 R_PROB_GUESS = 8  # lowest exact mine probability (a = hidden cells)
 R_APPROX_GUESS = 9  # lowest approximate probability (work budget exceeded)
 
-# counters (row N; columns F_NB and F_QUEUE of row N belong to the sentinel and the
-# work list, so the counters start at 16)
-C_REV = 16
-C_FLAG = 17
-C_DET = 18
-C_GUESS = 19
-C_MOVES = 20
-C_GPTR = 21  # guess-order pointer
-C_QLEN = 22  # work-list length
-C_MINES = 23
-C_WRONG_FLAG = 24  # flags on safe cells: must stay 0 (soundness check)
-C_SAFE_DET = 25  # detonations on non-guess reveals: must stay 0 (soundness check)
-C_APPROX = 26  # analyses that exceeded the exact work budget
-C_TRACE = 27  # 1: record moves in the F_T* columns
-C_N = 28  # number of cells
-C_AGENT_CACHE = 29  # 0 after reset_state: an agent's cache from an earlier game is invalid
+# counters (row N), cleared by reset_state
+C_REV = 0
+C_FLAG = 1
+C_DET = 2
+C_GUESS = 3
+C_MOVES = 4
+C_GPTR = 5  # guess-order pointer
+C_QLEN = 6  # work-list length
+C_MINES = 7
+C_WRONG_FLAG = 8  # flags on safe cells: must stay 0 (soundness check)
+C_SAFE_DET = 9  # detonations on non-guess reveals: must stay 0 (soundness check)
+C_APPROX = 10  # analyses that exceeded the exact work budget
+C_AGENT_CACHE = 11  # 0 after reset_state: an agent's cache from an earlier game is invalid
+C_GAME_END = 16  # columns below this are per game
+# layout constants (row N), set by new_state
+C_TRACE = 16  # 1: record moves in the F_T* columns (kept by reset_state)
+C_N = 17  # number of cells
+C_W2 = 18  # plane width, W + 2
+C_P = 19  # plane size, (H + 2) * (W + 2)
+C_WORDS = 20  # flat index of the plane's first word
+C_WORDS0 = 21  # flat index of the plane at the start of a game
+C_PLANEOF = 22  # flat index of the cells' word indices
+C_ORDER = 23  # flat index of the guess order
+C_OFF = 24  # .. 31: word offset of the neighbour in each direction
+
+
+@njit(cache=True)
+def fires(w):
+    """1 if a cell with word ``w`` belongs on the work list: revealed, not there yet, and
+    one of the single-clue rules fires on it now (exactly one of mines-left and safe-left
+    is zero: all hidden neighbours are safe, or all are mines), else 0. The actions read
+    it from the fire table, which this fills."""
+    ml0 = (w & NB_FIELD) == NB_BIAS
+    sl0 = ((w >> NB_SL_SHIFT) & NB_FIELD) == NB_BIAS
+    return 1 if (w & (NB_NOTREV | NB_QUEUED)) == 0 and ml0 != sl0 else 0
 
 
 @njit(cache=True)
 def new_state(h, w):
-    """Allocate the state of an h x w board with its neighbour table filled in."""
+    """Allocate the state of an empty h x w board (no mines), tables filled in."""
     n = h * w
-    S = np.zeros((n + 1, K), np.int32)
+    w2 = w + 2
+    p = (h + 2) * w2
+    z = (n + 1) * K  # flat index of the region after row N
+    words = z + FIRE_SIZE + n + 1  # fire table, then the work list (n + 1 slots)
+    words0 = words + 2 * p  # (the cell map is words + p)
+    planeof = words0 + p
+    order = planeof + n
+    size = order + n + 1  # + 1: the last int holds n
+    S = np.zeros(((size + K - 1) // K, K), np.int32)
+    F = S.reshape(S.size)
+    cnt = n * K
+    F[-1] = n
+    F[cnt + C_N] = n
+    F[cnt + C_W2] = w2
+    F[cnt + C_P] = p
+    F[cnt + C_WORDS] = words
+    F[cnt + C_WORDS0] = words0
+    F[cnt + C_PLANEOF] = planeof
+    F[cnt + C_ORDER] = order
+    k = 0
+    for dr in range(-1, 2):
+        for dc in range(-1, 2):
+            if dr != 0 or dc != 0:
+                F[cnt + C_OFF + k] = dr * w2 + dc
+                k += 1
+    for x in range(FIRE_SIZE):
+        F[z + x] = fires(x)
+    for j in range(p):
+        F[words0 + j] = NB_BORDER_WORD
+        F[words + p + j] = -1
     for r in range(h):
         for c in range(w):
             i = r * w + c
+            j = words + (r + 1) * w2 + c + 1
+            S[i, F_PLANE] = j
+            F[planeof + i] = j
+            F[j + p] = i
             k = 0
-            for dr in range(-1, 2):
-                rr = r + dr
-                if rr < 0 or rr >= h:
-                    continue
-                for dc in range(-1, 2):
-                    cc = c + dc
-                    if (dr == 0 and dc == 0) or cc < 0 or cc >= w:
-                        continue
-                    S[i, F_NBR + k] = rr * w + cc
-                    k += 1
-            S[i, F_NNB] = k
             mask = 0
-            k = 0
             for dr in range(-1, 2):
                 for dc in range(-1, 2):
                     if dr == 0 and dc == 0:
@@ -145,56 +206,81 @@ def new_state(h, w):
                     rr = r + dr
                     cc = c + dc
                     if 0 <= rr < h and 0 <= cc < w:
-                        S[i, F_DIR + k] = rr * w + cc
+                        S[i, F_NBR + S[i, F_NNB]] = rr * w + cc
+                        S[i, F_NNB] += 1
                         mask |= 1 << k
-                    else:
-                        S[i, F_DIR + k] = n  # the sentinel
                     k += 1
             # no mines yet: every hidden neighbour is safe (add_mine moves one to ML)
-            S[i, F_NB0] = (NB_ZERO + S[i, F_NNB] * NB_SL + (mask << NB_MASK_SHIFT)
-                           + NB_NOTREV)
-    S[n, C_N] = n
-    S[n, F_NB] = NB_SENTINEL
+            F[j - words + words0] = (NB_ZERO + S[i, F_NNB] * NB_SL
+                                     + (mask << NB_MASK_SHIFT) + NB_NOTREV)
+    reset_state(S)
     return S
+
+
+@njit(cache=True)
+def ncells(S):
+    """Number of cells N (row N holds the counters)."""
+    return S[S.shape[0] - 1, K - 1]
+
+
+@njit(cache=True)
+def flat(S):
+    """The state as one flat array (a view): what the hot kernels take."""
+    return S.reshape(S.size)
 
 
 @njit(cache=True)
 def reset_state(S):
     """Clear mines, clues, the agent-side state and the counters for a new game."""
-    n = S.shape[0] - 1
-    for i in range(n):
-        S[i, F_MINE] = 0
-        S[i, F_CLUE] = 0
-        S[i, F_ST] = HIDDEN
-        S[i, F_NB] = S[i, F_NB0]
-    trace = S[n, C_TRACE]
-    S[n, :] = 0
-    S[n, C_N] = n
-    S[n, C_TRACE] = trace
-    S[n, F_NB] = NB_SENTINEL
+    n = ncells(S)
+    for j in range(C_GAME_END):
+        S[n, j] = 0
+    F = flat(S)
+    words = S[n, C_WORDS]
+    words0 = S[n, C_WORDS0]
+    for j in range(S[n, C_P]):
+        F[words + j] = F[words0 + j]
 
 
 @njit(cache=True)
 def hidden_left(S):
-    n = S.shape[0] - 1
+    n = ncells(S)
     return n - S[n, C_REV] - S[n, C_FLAG] - S[n, C_DET]
 
 
 @njit(cache=True)
-def nb_hidden(S, c):
-    """Number of hidden neighbours of cell ``c``."""
-    return mines_left(S[c, F_NB]) + safe_left(S[c, F_NB])
+def word(S, c):
+    """Cell ``c``'s word."""
+    j = S[c, F_PLANE]
+    return S[j >> _KSHIFT, j & (K - 1)]
 
 
 @njit(cache=True)
-def nb_mines(S, c):
-    """Number of known-mine (flagged or detonated) neighbours of cell ``c``."""
-    return S[c, F_CLUE] - mines_left(S[c, F_NB])
+def _put(S, j, v):
+    S[j >> _KSHIFT, j & (K - 1)] = v
+
+
+@njit(cache=True)
+def status(S, c):
+    """HIDDEN, REVEALED, FLAGGED or DETONATED."""
+    return (word(S, c) >> NB_ST_SHIFT) & 3
+
+
+@njit(cache=True)
+def clue(S, c):
+    """Cell ``c``'s true clue (agents may read it only once the cell is revealed)."""
+    return (word(S, c) >> NB_CLUE_SHIFT) & 0xF
+
+
+@njit(cache=True)
+def is_mine(S, c):
+    """1 if a mine is on cell ``c`` (for results and checks, never for agents)."""
+    return (word(S, c) >> 20) & 1
 
 
 @njit(cache=True, inline="always")
 def mines_left(w):
-    """Clue minus known-mine neighbours, from a neighbourhood word."""
+    """Clue minus known-mine neighbours, from a word."""
     return (w & NB_FIELD) - NB_BIAS
 
 
@@ -205,51 +291,75 @@ def safe_left(w):
 
 
 @njit(cache=True)
+def nb_hidden(S, c):
+    """Number of hidden neighbours of cell ``c``."""
+    w = word(S, c)
+    return mines_left(w) + safe_left(w)
+
+
+@njit(cache=True)
+def nb_mines(S, c):
+    """Number of known-mine (flagged or detonated) neighbours of cell ``c``."""
+    w = word(S, c)
+    return ((w >> NB_CLUE_SHIFT) & 0xF) - mines_left(w)
+
+
+@njit(cache=True)
+def set_cell(S, c, st, clue_):
+    """Set cell ``c``'s status and clue (for states not built by actions; call
+    :func:`recount` on every cell afterwards)."""
+    w = word(S, c) & ~(NB_ST | (0xF << NB_CLUE_SHIFT))
+    _put(S, S[c, F_PLANE], w | (st << NB_ST_SHIFT) | (clue_ << NB_CLUE_SHIFT))
+
+
+@njit(cache=True)
 def recount(S, c):
-    """Rebuild cell ``c``'s neighbourhood word from its neighbours' ``F_ST`` and its own
-    ``F_ST`` and ``F_CLUE``; the cell is left off the work list. Used for states not
-    built by actions."""
+    """Rebuild cell ``c``'s word from its neighbours' statuses and its own status and
+    clue; the cell is left off the work list. Used for states not built by actions."""
+    n = ncells(S)
+    j = S[c, F_PLANE]
+    w = S[j >> _KSHIFT, j & (K - 1)]
     h = 0
     m = 0
     mask = 0
-    n = S.shape[0] - 1
     for k in range(8):
-        d = S[c, F_DIR + k]
-        if d == n:
+        d = j + S[n, C_OFF + k]
+        wd = S[d >> _KSHIFT, d & (K - 1)]
+        if wd & NB_BORDER:
             continue
-        st = S[d, F_ST]
+        st = (wd >> NB_ST_SHIFT) & 3
         if st == HIDDEN:
             h += 1
             mask |= 1 << k
         elif st == FLAGGED or st == DETONATED:
             m += 1
-    ml = S[c, F_CLUE] - m
-    S[c, F_NB] = (NB_ZERO + ml * NB_ML + (h - ml) * NB_SL + (mask << NB_MASK_SHIFT)
-                  + (0 if S[c, F_ST] == REVEALED else NB_NOTREV))
+    ml = ((w >> NB_CLUE_SHIFT) & 0xF) - m
+    rev = ((w >> NB_ST_SHIFT) & 3) == REVEALED
+    _put(S, j, (w & (NB_MINE | NB_ST | (0xF << NB_CLUE_SHIFT))) + NB_ZERO + ml * NB_ML
+         + (h - ml) * NB_SL + (mask << NB_MASK_SHIFT) + (0 if rev else NB_NOTREV))
 
 
 @njit(cache=True)
 def add_mine(S, c):
-    """Place a mine on cell ``c`` of a reset state: its neighbours' clues go up, and so
-    does each one's mines-left (their safe-left goes down)."""
-    S[c, F_MINE] = 1
-    for k in range(S[c, F_NNB]):
-        d = S[c, F_NBR + k]
-        S[d, F_CLUE] += 1
-        S[d, F_NB] += NB_ML - NB_SL
+    """Place a mine on cell ``c`` of a reset state (see :func:`add_mine_flat`)."""
+    F = flat(S)
+    n = ncells(S)
+    add_mine_flat(F, S[c, F_PLANE], np.uint64(n) * np.uint64(K))
 
 
 @njit(cache=True, inline="always")
-def fires(w):
-    """1 if a cell with neighbourhood word ``w`` belongs on the work list: revealed, not
-    there yet, and one of the single-clue rules fires on it now (exactly one of
-    mines-left and safe-left is zero: all hidden neighbours are safe, or all are
-    mines), else 0."""
-    # Branch-free: whether a random neighbour qualifies is unpredictable, and a
-    # mispredicted branch costs more than these few arithmetic operations.
-    ml0 = (w & NB_FIELD) == NB_BIAS
-    sl0 = (w & (NB_FIELD << NB_SL_SHIFT)) == NB_BIAS * NB_SL
-    return (w < NB_NOTREV) & (ml0 != sl0)
+def add_mine_flat(F, p, cnt):
+    """Place a mine on the word at flat index ``p``: its neighbours' clues go up, and so
+    does each one's mines-left (their safe-left goes down). ``cnt``: row N's flat index."""
+    F[p] |= NB_MINE
+    for k in range(8):
+        F[p + F[cnt + np.uint64(C_OFF + k)]] += NB_ML - NB_SL + NB_CLUE
+
+
+@njit(cache=True)
+def cell_of(F, p):
+    """The cell of the word at flat index ``p`` (``F`` is :func:`flat` state)."""
+    return F[p + F[_ix(F[F.shape[0] - 1], C_P)]]
 
 
 @njit(cache=True, inline="always")
@@ -258,36 +368,9 @@ def _ix(c, f):
 
     Why: 2-D indexing multiplies by the run-time row stride, and a signed index gets a
     negative-index fix-up (three instructions); with the constant K and an unsigned index
-    both go, which shortens the per-neighbour update by about a third.
+    both go.
     """
     return np.uint64(c) * np.uint64(K) + np.uint64(f)
-
-
-@njit(cache=True)
-def flat(S):
-    """The state as one flat array (a view): what the hot kernels take."""
-    return S.reshape(S.size)
-
-
-@njit(cache=True)
-def pop(F):
-    """Next revealed cell to re-examine, or -1 when the work list is empty (``F`` is
-    :func:`flat` state).
-
-    The work list is a stack: the closure of sound rules does not depend on the order in
-    which they fire. Each cell is on it at most once in a game, so N rows suffice.
-    """
-    cnt = np.uint64(F.shape[0] - K)  # row N: the counters
-    k = F[cnt + np.uint64(C_QLEN)]
-    if k == 0:
-        return -1
-    k -= 1
-    F[cnt + np.uint64(C_QLEN)] = k
-    # The cell keeps its NB_QUEUED bit: it never needs the list again, because its rule
-    # now acts on all of its hidden neighbours, after which it has none. Clearing the bit
-    # here would let each of those actions push it back, only to be popped with nothing
-    # left to do (that was half of all pops).
-    return F[_ix(k, F_QUEUE)]
 
 
 @njit(cache=True)
@@ -296,67 +379,90 @@ def act(S, c, kind, why, ref, a):
 
     kind A_REVEAL / A_GUESS: query the cell; outcome is its clue, or -1 if it was a mine
     (detonated: the agent learns it is a mine, no clue). kind A_FLAG: mark a mine;
-    outcome -2. Neighbour counts and the work list are updated here, once per action.
+    outcome -2. Neighbour words and the work list are updated here, once per action.
     """
-    return act_flat(flat(S), c, kind, why, ref, a)
+    return act_flat(flat(S), S[c, F_PLANE], kind, why, ref, a)
+
+
+@njit(cache=True)
+def act_flat(F, p, kind, why, ref, a):
+    """:func:`act` on :func:`flat` state and the word at flat index ``p``."""
+    cnt = _ix(F[F.shape[0] - 1], 0)
+    out, q = _act(F, cnt, F[cnt + np.uint64(C_W2)], p, kind, why, ref, a,
+                  F[cnt + np.uint64(C_QLEN)])
+    F[cnt + np.uint64(C_QLEN)] = q
+    return out
 
 
 @njit(cache=True, inline="always")
-def act_flat(F, c, kind, why, ref, a):
-    """:func:`act` on :func:`flat` state (what the rule loops call)."""
-    cnt = np.uint64(F.shape[0] - K)  # row N: the counters
-    ic = _ix(c, 0)
+def _touch(F, d, delta, fire_base, queue, q):
+    """Update neighbour word ``d`` by ``delta``; push it if a rule now fires on it.
+    Branch-free: the slot at the top of the work list is always written (the list has a
+    spare slot), and the length advances by 0 or 1. Returns the new length."""
+    w = F[d] + delta
+    fire = F[fire_base + np.uint64(w & NB_FIRE_BITS)]
+    F[queue + np.uint64(q)] = np.int32(d)
+    F[d] = w | (fire * NB_QUEUED)
+    return q + fire
+
+
+@njit(cache=True, inline="always")
+def _act(F, cnt, w2, p, kind, why, ref, a, q):
+    """The action (see :func:`act`) on word ``p``, with row N at flat index ``cnt``, plane
+    width ``w2`` and work-list length ``q`` held by the caller (in a register, in the
+    rule loop). Returns (outcome, new length)."""
+    pu = np.uint64(p)
+    w0 = F[pu]
+    fire_base = cnt + np.uint64(K)
+    queue = fire_base + np.uint64(FIRE_SIZE)
     if kind == A_FLAG:
-        F[ic + np.uint64(F_ST)] = FLAGGED
+        F[pu] = w0 | (FLAGGED << NB_ST_SHIFT)
         F[cnt + np.uint64(C_FLAG)] += 1
-        if F[ic + np.uint64(F_MINE)] == 0:
+        if (w0 & NB_MINE) == 0:
             F[cnt + np.uint64(C_WRONG_FLAG)] += 1
         out = -2
         delta = -NB_ML  # the neighbours have one unknown mine fewer
-    elif F[ic + np.uint64(F_MINE)] == 1:
-        F[ic + np.uint64(F_ST)] = DETONATED
+    elif (w0 & NB_MINE) != 0:
+        F[pu] = w0 | (DETONATED << NB_ST_SHIFT)
         F[cnt + np.uint64(C_DET)] += 1
         if kind == A_REVEAL:
             F[cnt + np.uint64(C_SAFE_DET)] += 1
         out = -1
         delta = -NB_ML
     else:
-        F[ic + np.uint64(F_ST)] = REVEALED
         F[cnt + np.uint64(C_REV)] += 1
-        out = F[ic + np.uint64(F_CLUE)]
+        out = (w0 >> NB_CLUE_SHIFT) & 0xF
+        # it may already satisfy a rule: push it (branch-free, as in _touch)
+        w = (w0 & ~NB_NOTREV) | (REVEALED << NB_ST_SHIFT)
+        fire = F[fire_base + np.uint64(w & NB_FIRE_BITS)]
+        F[queue + np.uint64(q)] = np.int32(p)
+        q += fire
+        F[pu] = w | (fire * NB_QUEUED)
         delta = -NB_SL  # the neighbours have one unknown safe cell fewer
-        # it may already satisfy a rule: push it (branch-free, see fires; the slot at
-        # the stack top is always written: row N's F_QUEUE column is spare)
-        w = F[ic + np.uint64(F_NB)] & ~NB_NOTREV
-        fire = fires(w)
-        q = F[cnt + np.uint64(C_QLEN)]
-        F[_ix(q, F_QUEUE)] = c
-        F[cnt + np.uint64(C_QLEN)] = q + fire
-        F[ic + np.uint64(F_NB)] = w | (fire * NB_QUEUED)
     if kind == A_GUESS:
         F[cnt + np.uint64(C_GUESS)] += 1
     m = F[cnt + np.uint64(C_MOVES)]
     if F[cnt + np.uint64(C_TRACE)] != 0:
         im = _ix(m, 0)
         F[im + np.uint64(F_TKIND)] = kind
-        F[im + np.uint64(F_TCELL)] = c
+        F[im + np.uint64(F_TCELL)] = F[pu + np.uint64(F[cnt + np.uint64(C_P)])]
         F[im + np.uint64(F_TOUT)] = out
         F[im + np.uint64(F_TWHY)] = why
         F[im + np.uint64(F_TREF)] = ref
         F[im + np.uint64(F_TA)] = a
     F[cnt + np.uint64(C_MOVES)] = m + 1
-    # Each neighbour: one hidden neighbour fewer (delta and the mask bit), and onto the
-    # work list if a rule now fires on it. The list length stays in a register: through
-    # memory, every push would wait on the previous one's store.
-    q = F[cnt + np.uint64(C_QLEN)]
-    for k in range(8):  # constant count: unrolled, each step with a constant mask bit
-        d = F[ic + np.uint64(F_DIR + k)]
-        idd = _ix(d, 0)
-        w = F[idd + np.uint64(F_NB)] + delta - (1 << (NB_MASK_SHIFT + 7 - k))
-        fire = fires(w)
-        F[_ix(q, F_QUEUE)] = d
-        q += fire
-        F[idd + np.uint64(F_NB)] = w | (fire * NB_QUEUED)
-    F[cnt + np.uint64(C_QLEN)] = q
-    F[cnt + np.uint64(F_NB)] = NB_SENTINEL  # at most 8 updates since the last reset
-    return out
+    # Each neighbour: one hidden neighbour fewer (delta and this cell's bit in its mask:
+    # this cell is in direction 7 - k of its neighbour in direction k), written out so
+    # that every step has constant offsets.
+    up = pu - np.uint64(w2)
+    dn = pu + np.uint64(w2)
+    one = np.uint64(1)
+    q = _touch(F, up - one, delta - (1 << (NB_MASK_SHIFT + 7)), fire_base, queue, q)
+    q = _touch(F, up, delta - (1 << (NB_MASK_SHIFT + 6)), fire_base, queue, q)
+    q = _touch(F, up + one, delta - (1 << (NB_MASK_SHIFT + 5)), fire_base, queue, q)
+    q = _touch(F, pu - one, delta - (1 << (NB_MASK_SHIFT + 4)), fire_base, queue, q)
+    q = _touch(F, pu + one, delta - (1 << (NB_MASK_SHIFT + 3)), fire_base, queue, q)
+    q = _touch(F, dn - one, delta - (1 << (NB_MASK_SHIFT + 2)), fire_base, queue, q)
+    q = _touch(F, dn, delta - (1 << (NB_MASK_SHIFT + 1)), fire_base, queue, q)
+    q = _touch(F, dn + one, delta - (1 << NB_MASK_SHIFT), fire_base, queue, q)
+    return out, q

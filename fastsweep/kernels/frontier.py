@@ -17,7 +17,7 @@ constraint id and a hidden cell to its box id (-1: none).
 import numpy as np
 from numba import njit
 
-from .env import F_AUX, F_CLUE, F_NBR, F_NNB, F_ST, HIDDEN, REVEALED, nb_hidden, nb_mines
+from .env import F_AUX, F_NBR, F_NNB, HIDDEN, REVEALED, clue, nb_hidden, nb_mines, ncells, status
 
 # constraint table columns
 CK_CELL = 0
@@ -49,16 +49,16 @@ MAX_SLOTS = 32  # two 64-bit words of 4-bit residuals
 def build_frontier(S):
     """Constraints and boxes of the position in ``S``: returns (con, box, ncon, nbox).
     Every cell that is neither a constraint nor in a box gets ``S[c, F_AUX] = -1``."""
-    n = S.shape[0] - 1
+    n = ncells(S)
     ncon = 0
     for c in range(n):
-        if S[c, F_ST] == REVEALED and nb_hidden(S, c) > 0:
+        if status(S, c) == REVEALED and nb_hidden(S, c) > 0:
             ncon += 1
     clues = np.empty(ncon, np.int32)
     j = 0
     for c in range(n):
         S[c, F_AUX] = -1
-        if S[c, F_ST] == REVEALED and nb_hidden(S, c) > 0:
+        if status(S, c) == REVEALED and nb_hidden(S, c) > 0:
             clues[j] = c
             j += 1
     return build_from(S, clues, ncon)
@@ -71,13 +71,13 @@ def build_from(S, clues, ncon):
     hidden neighbour of one of them is in it), so it covers whole components, numbered
     as in a full build. Their hidden neighbours must have ``F_AUX < 0``; only these
     cells' and the clues' ``F_AUX`` are written."""
-    n = S.shape[0] - 1
+    n = ncells(S)
     con = np.empty((ncon, CK_LEN), np.int32)
     for j in range(ncon):
         c = clues[j]
         S[c, F_AUX] = j
         con[j, CK_CELL] = c
-        con[j, CK_VAL] = S[c, F_CLUE] - nb_mines(S, c)
+        con[j, CK_VAL] = clue(S, c) - nb_mines(S, c)
         con[j, CK_NB] = 0
     box = np.empty((max(1, min(n, 8 * ncon)), CB_LEN), np.int32)
     nbox = 0
@@ -86,14 +86,14 @@ def build_from(S, clues, ncon):
         nn = S[c, F_NNB]
         for a in range(nn):
             d = S[c, F_NBR + a]
-            if S[d, F_ST] != HIDDEN or S[d, F_AUX] >= 0:
+            if status(S, d) != HIDDEN or S[d, F_AUX] >= 0:
                 continue
             b = nbox
             nbox += 1
             nk = 0
             for q in range(S[d, F_NNB]):
                 e = S[d, F_NBR + q]
-                if S[e, F_ST] == REVEALED and S[e, F_AUX] >= 0:
+                if status(S, e) == REVEALED and S[e, F_AUX] >= 0:
                     box[b, CB_K + nk] = S[e, F_AUX]
                     nk += 1
             box[b, CB_NK] = nk
@@ -104,13 +104,13 @@ def build_from(S, clues, ncon):
             # the other cells of d's box all neighbour clue c: look only there
             for a2 in range(a + 1, nn):
                 d2 = S[c, F_NBR + a2]
-                if S[d2, F_ST] != HIDDEN or S[d2, F_AUX] >= 0:
+                if status(S, d2) != HIDDEN or S[d2, F_AUX] >= 0:
                     continue
                 m = 0
                 same = True
                 for q in range(S[d2, F_NNB]):
                     e = S[d2, F_NBR + q]
-                    if S[e, F_ST] == REVEALED and S[e, F_AUX] >= 0:
+                    if status(S, e) == REVEALED and S[e, F_AUX] >= 0:
                         if m >= nk or box[b, CB_K + m] != S[e, F_AUX]:
                             same = False
                             break

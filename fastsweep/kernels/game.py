@@ -12,9 +12,10 @@ from numba import njit, objmode
 
 from .board import choose, game_rng, shuffle
 from .env import (
-    A_GUESS, C_APPROX, C_DET, C_FLAG, C_GUESS, C_MINES, C_MOVES, C_REV, C_SAFE_DET, C_TRACE,
-    C_WRONG_FLAG, F_CLUE, F_MINE, F_NBR, F_NNB, F_ORDER, F_ST, F_TA, F_TCELL, F_TKIND,
-    F_TOUT, F_TREF, F_TWHY, R_FIRST, act_flat, add_mine, flat, hidden_left, new_state, reset_state,
+    A_GUESS, C_APPROX, C_DET, C_FLAG, C_GUESS, C_MINES, C_MOVES, C_ORDER, C_PLANEOF, C_REV,
+    C_SAFE_DET, C_TRACE, C_WRONG_FLAG, F_NBR, F_NNB, F_PLANE, F_TA, F_TCELL, F_TKIND, F_TOUT,
+    F_TREF, F_TWHY, R_FIRST, _ix, act_flat, add_mine_flat, cell_of, clue, flat, hidden_left,
+    is_mine, ncells, new_state, reset_state, status,
 )
 from .local import apply_mine_count, drain_local
 from .policies import AGENT_BASIC, guess_in_order, new_workspace, next_move
@@ -58,10 +59,13 @@ def _first_cell(S, params, layout):
     if fc >= 0:
         return fc
     rule = params[P_FIRST_CLICK]
+    F = flat(S)
+    n = ncells(S)
+    order = S[n, C_ORDER]
     if layout.shape[0] == 0 or rule == FIRST_ANY:
-        return S[0, F_ORDER]
-    for i in range(S.shape[0] - 1):
-        c = S[i, F_ORDER]
+        return cell_of(F, F[order])
+    for i in range(n):
+        c = cell_of(F, F[order + i])
         if layout[c] == 1:
             continue
         if rule == FIRST_ZERO:
@@ -80,22 +84,26 @@ def setup_game(S, params, layout, seed, game, excluded, pool):
     """Draw the guess order and the mines of game ``game``; return the opening cell.
 
     Two independent streams (order, mines) so that a game's guess order does not depend
-    on the rules or the mine count: agents and configurations share their luck. Random
-    work happens in the contiguous ``pool`` (the rows of S are 96 bytes apart).
+    on the rules or the mine count: agents and configurations share their luck. Both
+    draws permute the cells' word indices (``pool`` starts with cell i's at position i),
+    so the guess order and the mines come out as word indices with no lookup.
     """
-    n = S.shape[0] - 1
+    n = ncells(S)
+    F = flat(S)
+    planeof = S[n, C_PLANEOF]
     for i in range(n):
-        pool[i] = i
+        pool[i] = F[planeof + i]
     shuffle(game_rng(seed, game, 0), pool, n)
+    order = S[n, C_ORDER]
     for i in range(n):
-        S[i, F_ORDER] = pool[i]
+        F[order + i] = pool[i]
     first = _first_cell(S, params, layout)
     reset_state(S)  # also clears mines and clues
     if layout.shape[0] > 0:
         m = 0
         for i in range(n):
             if layout[i] == 1:
-                pool[m] = i
+                pool[m] = F[planeof + i]
                 m += 1
     else:
         m = params[P_MINES]
@@ -108,12 +116,13 @@ def setup_game(S, params, layout, seed, game, excluded, pool):
         k = 0
         for i in range(n):
             if excluded[i] == 0:
-                pool[k] = i
+                pool[k] = F[planeof + i]
                 k += 1
             excluded[i] = 0
         choose(game_rng(seed, game, 1), pool, k, m)
+    cnt = _ix(n, 0)
     for j in range(m):  # clues by scattering from the mines: M*8 adds, not N*8 loads
-        add_mine(S, pool[j])
+        add_mine_flat(F, np.uint64(pool[j]), cnt)
     S[n, C_MINES] = m
     return first
 
@@ -122,12 +131,12 @@ def setup_game(S, params, layout, seed, game, excluded, pool):
 def play_game(S, trp, params, fparams, layout, seed, game, excluded, pool, ws):
     """Play one whole game; the final state stays in ``S``."""
     first = setup_game(S, params, layout, seed, game, excluded, pool)
-    n = S.shape[0] - 1
+    n = ncells(S)
     classic = params[P_RULES] == RULES_CLASSIC
     agent = params[P_AGENT]
     mine_count = params[P_MINE_COUNT] != 0
     F = flat(S)  # the hot kernels index it (see env._ix)
-    act_flat(F, first, A_GUESS, R_FIRST, -1, n)
+    act_flat(F, S[first, F_PLANE], A_GUESS, R_FIRST, -1, n)
     while True:
         if classic and S[n, C_DET] > 0:
             break
@@ -149,7 +158,7 @@ def play_game(S, trp, params, fparams, layout, seed, game, excluded, pool, ws):
 
 @njit(cache=True)
 def summarize(S, out, i):
-    n = S.shape[0] - 1
+    n = ncells(S)
     out[i, OUT_FLAGGED] = S[n, C_FLAG]
     out[i, OUT_DETONATED] = S[n, C_DET]
     out[i, OUT_REVEALED] = S[n, C_REV]
@@ -196,8 +205,8 @@ def play_batch(h, w, params, fparams, layout, seed, first_game, games, out, secs
         summarize(S, out, i)
         if keep:
             for c in range(n):
-                final_st[i, c] = S[c, F_ST]
-                final_mine[i, c] = S[c, F_MINE]
+                final_st[i, c] = status(S, c)
+                final_mine[i, c] = is_mine(S, c)
 
 
 @njit(cache=True)
@@ -224,9 +233,9 @@ def play_traced(h, w, params, fparams, layout, seed, game, moves, probs, final, 
         moves[m, 4] = S[m, F_TREF]
         moves[m, 5] = S[m, F_TA]
     for c in range(n):
-        final[0, c] = S[c, F_ST]
-        final[1, c] = S[c, F_MINE]
-        final[2, c] = S[c, F_CLUE]
+        final[0, c] = status(S, c)
+        final[1, c] = is_mine(S, c)
+        final[2, c] = clue(S, c)
 
 
 @njit(cache=True)
@@ -236,7 +245,9 @@ def draw_game(h, w, params, layout, seed, game, order, mine):
     S = new_state(h, w)
     n = h * w
     first = setup_game(S, params, layout, seed, game, np.zeros(n, np.uint8), np.zeros(n, np.int32))
+    F = flat(S)
+    o = S[n, C_ORDER]
     for i in range(n):
-        order[i] = S[i, F_ORDER]
-        mine[i] = S[i, F_MINE]
+        order[i] = cell_of(F, F[o + i])
+        mine[i] = is_mine(S, i)
     return first

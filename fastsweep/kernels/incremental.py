@@ -31,9 +31,10 @@ from numba import njit
 
 from .count import DEFAULT_BUDGET, ST_OK, _analyse
 from .env import (
-    C_AGENT_CACHE, C_DET, C_FLAG, C_MINES, C_REV, F_AUX, F_NBR, F_NNB, F_ST,
-    HIDDEN, REVEALED, nb_hidden, nb_mines,
+    C_AGENT_CACHE, C_DET, C_FLAG, C_MINES, C_REV, F_AUX, F_NBR, F_NNB, HIDDEN, REVEALED,
+    nb_hidden, nb_mines, ncells,
 )
+from .env import status as cell_status
 from .frontier import CB_C, CB_LEN, CB_SIZE, build_from, order_components
 
 W_PROB = 0
@@ -75,7 +76,7 @@ def analyse_changed(S, ws, prior, budget):
     cells and mleft the mines left (for the caller's test whether the total can matter).
     ``ws[c, W_PROB]`` is the mine probability of every frontier cell c afterwards.
     """
-    n = S.shape[0] - 1
+    n = ncells(S)
     if S[n, C_AGENT_CACHE] == 0:  # a new game: nothing cached is valid
         for c in range(n):
             ws[c, W_SNAP] = -1.0
@@ -90,7 +91,7 @@ def analyse_changed(S, ws, prior, budget):
     qt = 0
     fcells = 0
     for c in range(n):
-        st = S[c, F_ST]
+        st = cell_status(S, c)
         h = nb_hidden(S, c)
         km = nb_mines(S, c)
         key = st | (h << 2) | (km << 6)
@@ -109,11 +110,11 @@ def analyse_changed(S, ws, prior, budget):
     while qh < qt:
         c = queue[qh]
         qh += 1
-        if S[c, F_ST] == HIDDEN:
+        if cell_status(S, c) == HIDDEN:
             _drop_rep(ws, c)
             for k in range(S[c, F_NNB]):
                 d = S[c, F_NBR + k]
-                if S[d, F_AUX] != SEL and S[d, F_ST] == REVEALED:  # hidden neighbour: c
+                if S[d, F_AUX] != SEL and cell_status(S, d) == REVEALED:  # hidden neighbour: c
                     S[d, F_AUX] = SEL
                     queue[qt] = d
                     qt += 1
@@ -121,7 +122,7 @@ def analyse_changed(S, ws, prior, budget):
             ncon += 1
             for k in range(S[c, F_NNB]):
                 d = S[c, F_NBR + k]
-                if S[d, F_AUX] != SEL and S[d, F_ST] == HIDDEN:
+                if S[d, F_AUX] != SEL and cell_status(S, d) == HIDDEN:
                     S[d, F_AUX] = SEL
                     queue[qt] = d
                     qt += 1
@@ -135,7 +136,7 @@ def analyse_changed(S, ws, prior, budget):
         clues = np.empty(ncon, np.int32)
         j = 0
         for i in range(qt):
-            if S[queue[i], F_ST] == REVEALED:
+            if cell_status(S, queue[i]) == REVEALED:
                 clues[j] = queue[i]
                 j += 1
         clues.sort()

@@ -15,9 +15,9 @@ from numba import njit
 
 from .bits import lowest_bit
 from .env import (
-    A_FLAG, A_REVEAL, C_DET, C_FLAG, C_MINES, F_DIR, F_NB, F_ST, HIDDEN, NB_MASK_SHIFT,
-    R_CLUE_MINES, R_CLUE_SAFE, R_COUNT_MINES, R_COUNT_SAFE, _ix, act_flat, flat, hidden_left,
-    mines_left, pop, safe_left,
+    A_FLAG, A_REVEAL, C_DET, C_FLAG, C_MINES, C_OFF, C_P, C_QLEN, C_W2, FIRE_SIZE, F_PLANE,
+    HIDDEN, K, NB_MASK_SHIFT, R_CLUE_MINES, R_CLUE_SAFE, R_COUNT_MINES, R_COUNT_SAFE, _act,
+    _ix, act_flat, flat, hidden_left, mines_left, ncells, safe_left, status,
 )
 
 
@@ -28,38 +28,53 @@ def drain_local(F, stop_on_detonation):
 
     Returns False if a detonation happened and ``stop_on_detonation`` (classic rules);
     a detonation here would mean an unsound rule, and ``act`` counts it.
+
+    The work list is a stack: the closure of sound rules does not depend on the order in
+    which they fire. A popped cell keeps its queued bit: it never needs the list again,
+    because its rule now acts on all of its hidden neighbours, after which it has none
+    (clearing the bit would let each of those actions push it back, only to be popped
+    with nothing left to do). So each cell is on the list at most once in a game.
     """
-    while True:
-        c = pop(F)
-        if c < 0:
-            return True
-        ic = _ix(c, 0)
-        w = F[ic + np.uint64(F_NB)]  # only revealed cells are ever queued
+    cnt = _ix(F[F.shape[0] - 1], 0)  # row N
+    w2 = F[cnt + np.uint64(C_W2)]
+    cells = np.uint64(F[cnt + np.uint64(C_P)])  # word p's cell is at p + cells
+    off = cnt + np.uint64(C_OFF)  # the neighbour offset of each direction
+    queue = cnt + np.uint64(K + FIRE_SIZE)
+    q = F[cnt + np.uint64(C_QLEN)]  # the list's length lives in a register meanwhile
+    while q > 0:
+        q -= 1
+        p = np.uint64(F[queue + np.uint64(q)])
+        w = F[p]  # only revealed cells are ever queued
         ml = mines_left(w)
         sl = safe_left(w)
         h = ml + sl
         if h == 0:
             continue
+        c = F[p + cells]  # for the trace
         # Visit exactly the hidden neighbours, in direction order: their bits
         # in the mask (acting on one does not change whether the others are hidden).
         hidden = (w >> NB_MASK_SHIFT) & 0xFF
         if sl == 0:  # k - m == h
             while hidden != 0:
-                d = F[ic + np.uint64(F_DIR + lowest_bit(hidden))]
+                d = p + np.uint64(F[off + np.uint64(lowest_bit(hidden))])
                 hidden &= hidden - 1
-                act_flat(F, d, A_FLAG, R_CLUE_MINES, c, h)
+                out, q = _act(F, cnt, w2, d, A_FLAG, R_CLUE_MINES, c, h, q)
         elif ml == 0:  # (n - k) - s == h with s = n - h - m known-safe neighbours
             while hidden != 0:
-                d = F[ic + np.uint64(F_DIR + lowest_bit(hidden))]
+                d = p + np.uint64(F[off + np.uint64(lowest_bit(hidden))])
                 hidden &= hidden - 1
-                if act_flat(F, d, A_REVEAL, R_CLUE_SAFE, c, h) == -1 and stop_on_detonation:
+                out, q = _act(F, cnt, w2, d, A_REVEAL, R_CLUE_SAFE, c, h, q)
+                if out == -1 and stop_on_detonation:
+                    F[cnt + np.uint64(C_QLEN)] = q
                     return False
+    F[cnt + np.uint64(C_QLEN)] = 0
+    return True
 
 
 @njit(cache=True)
 def apply_mine_count(S, stop_on_detonation):
     """Rules that need the total mine count. Returns the number of actions taken."""
-    n = S.shape[0] - 1
+    n = ncells(S)
     left = S[n, C_MINES] - S[n, C_FLAG] - S[n, C_DET]
     h = hidden_left(S)
     if h == 0 or (left != 0 and left != h):
@@ -69,8 +84,8 @@ def apply_mine_count(S, stop_on_detonation):
     done = 0
     F = flat(S)
     for d in range(n):
-        if S[d, F_ST] == HIDDEN:
+        if status(S, d) == HIDDEN:
             done += 1
-            if act_flat(F, d, kind, why, -1, h) == -1 and stop_on_detonation:
+            if act_flat(F, S[d, F_PLANE], kind, why, -1, h) == -1 and stop_on_detonation:
                 return done
     return done

@@ -4,15 +4,17 @@ The game loop calls :func:`next_move` whenever the work list of the local rules 
 empty and the game is not over. Agents are small integers (see ``fastsweep.agents``):
 a new agent is one branch here plus one registry line.
 """
+import numpy as np
 from numba import njit
 
 from .count import ST_OK, analyse
 from .incremental import W_PROB, analyse_changed
 from .incremental import new_workspace as _new_workspace
 from .env import (
-    A_FLAG, A_GUESS, A_REVEAL, C_APPROX, C_DET, C_FLAG, C_GPTR, C_MOVES, C_REV, F_AUX,
-    F_NNB, F_ORDER, F_ST, HIDDEN, R_APPROX_GUESS, R_DEDUCE_MINE, R_DEDUCE_SAFE,
-    R_PROB_GUESS, R_RANDOM, K, _ix, act, act_flat, flat, hidden_left, nb_hidden, nb_mines,
+    A_FLAG, A_GUESS, A_REVEAL, C_APPROX, C_DET, C_FLAG, C_GPTR, C_MOVES, C_ORDER, C_REV,
+    F_AUX, F_NNB, F_PLANE, HIDDEN, NB_ST_SHIFT, R_APPROX_GUESS, R_DEDUCE_MINE, R_DEDUCE_SAFE,
+    R_PROB_GUESS, R_RANDOM, _ix, act, act_flat, cell_of, flat, hidden_left, nb_hidden,
+    nb_mines, ncells, status,
 )
 from .frontier import CB_C, CB_DED, CB_NCLUE, CB_REF, CB_SIZE
 
@@ -32,21 +34,23 @@ def new_workspace(n):
 
 @njit(cache=True)
 def next_in_order(F):
-    """First cell of the guess order that is still hidden (the uniform random choice);
-    ``F`` is the :func:`~fastsweep.kernels.env.flat` state."""
-    gptr = _ix(F.shape[0] // K - 1, C_GPTR)  # row N: the counters
+    """Word index of the first cell of the guess order that is still hidden (the uniform
+    random choice); ``F`` is the :func:`~fastsweep.kernels.env.flat` state."""
+    n = F[F.shape[0] - 1]
+    gptr = _ix(n, C_GPTR)  # row N: the counters
+    order = np.uint64(F[_ix(n, C_ORDER)])
     i = F[gptr]
-    while F[_ix(F[_ix(i, F_ORDER)], F_ST)] != HIDDEN:
+    while (F[F[order + np.uint64(i)]] >> NB_ST_SHIFT) & 3 != HIDDEN:
         i += 1
     F[gptr] = i  # cells never become hidden again, so the pointer only moves on
-    return F[_ix(i, F_ORDER)]
+    return F[order + np.uint64(i)]
 
 
 @njit(cache=True)
 def guess_in_order(F):
     """The basic agent's move: a random guess, the next hidden cell of the guess order
     (``F`` is the flat state)."""
-    n = F.shape[0] // K - 1
+    n = F[F.shape[0] - 1]
     hid = n - F[_ix(n, C_REV)] - F[_ix(n, C_FLAG)] - F[_ix(n, C_DET)]
     act_flat(F, next_in_order(F), A_GUESS, R_RANDOM, -1, hid)
 
@@ -81,7 +85,7 @@ def act_on_boxes(S, box, nbox, stop_on_detonation):
         if d == 0:
             continue
         for j in range(box[b, CB_SIZE]):
-            c = box[b, CB_C + j]
+            c = S[box[b, CB_C + j], F_PLANE]
             if d == 2:
                 act_flat(F, c, A_FLAG, R_DEDUCE_MINE, box[b, CB_REF], box[b, CB_NCLUE])
             elif act_flat(F, c, A_REVEAL, R_DEDUCE_SAFE, box[b, CB_REF], box[b, CB_NCLUE]) == -1:
@@ -102,9 +106,9 @@ def deduce_or_guess_changed(S, trp, by_probability, mine_count, prior, budget, w
     between none and all of the mines left; otherwise the full analysis with the total
     runs, exactly as ``count.analyse`` decides. Same moves as the full analysis.
     """
-    n = S.shape[0] - 1
-    status, approx, box, nbox, smin, smax, u, mleft = analyse_changed(S, ws, prior, budget)
-    if mine_count and status == ST_OK and approx == 0 and not (
+    n = ncells(S)
+    res, approx, box, nbox, smin, smax, u, mleft = analyse_changed(S, ws, prior, budget)
+    if mine_count and res == ST_OK and approx == 0 and not (
             (u > 0 and mleft - u < smin and smax < mleft)
             or (u == 0 and smin == mleft and smax == mleft)):
         # (want_prob: straight to the analysis with the total; the test was just made)
@@ -113,24 +117,26 @@ def deduce_or_guess_changed(S, trp, by_probability, mine_count, prior, budget, w
     if approx > 0:
         S[n, C_APPROX] += 1
     acted = 0
-    if status == ST_OK:
+    if res == ST_OK:
         acted = act_on_boxes(S, box, nbox, stop_on_detonation)
         if acted < 0:
             return
     if acted > 0:
         return
     hid = n - S[n, C_REV] - S[n, C_FLAG] - S[n, C_DET]
-    if not by_probability or status != ST_OK:
-        act(S, next_in_order(flat(S)), A_GUESS, R_RANDOM, -1, hid)
+    if not by_probability or res != ST_OK:
+        act_flat(flat(S), next_in_order(flat(S)), A_GUESS, R_RANDOM, -1, hid)
         return
     # lowest probability; ties (within TIE_RTOL) go to the earliest in the guess order
     best = -1
     bp = 2.0
+    F = flat(S)
+    order = S[n, C_ORDER]
     i = S[n, C_GPTR]
     while i < n:
-        c = S[i, F_ORDER]
+        c = cell_of(F, F[order + i])
         i += 1
-        if S[c, F_ST] != HIDDEN:
+        if status(S, c) != HIDDEN:
             continue
         p = ws[c, W_PROB] if S[c, F_NNB] - nb_hidden(S, c) - nb_mines(S, c) > 0 else prior
         if p < bp - TIE_RTOL * bp:
@@ -150,12 +156,12 @@ def deduce_or_guess(S, trp, by_probability, mine_count, prior, budget, stop_on_d
     All deductions come from one analysis of the position; they are sound, so acting on
     all of them before re-analysing cannot change the closure reached.
     """
-    n = S.shape[0] - 1
-    status, approx, box, nbox, bprob, pu, uded = analyse(S, mine_count, prior, budget, want_prob)
+    n = ncells(S)
+    res, approx, box, nbox, bprob, pu, uded = analyse(S, mine_count, prior, budget, want_prob)
     if approx > 0:
         S[n, C_APPROX] += 1
     acted = 0
-    if status == ST_OK:
+    if res == ST_OK:
         acted = act_on_boxes(S, box, nbox, stop_on_detonation)
         if acted < 0:
             return
@@ -163,10 +169,10 @@ def deduce_or_guess(S, trp, by_probability, mine_count, prior, budget, stop_on_d
             # the mine total decides every unconstrained cell (F_AUX -1 from the analysis)
             ucells = 0
             for c in range(n):
-                if S[c, F_ST] == HIDDEN and S[c, F_AUX] < 0:
+                if status(S, c) == HIDDEN and S[c, F_AUX] < 0:
                     ucells += 1
             for c in range(n):
-                if S[c, F_ST] == HIDDEN and S[c, F_AUX] < 0:
+                if status(S, c) == HIDDEN and S[c, F_AUX] < 0:
                     kind = A_FLAG if uded == 2 else A_REVEAL
                     why = R_DEDUCE_MINE if uded == 2 else R_DEDUCE_SAFE
                     if act(S, c, kind, why, -1, ucells) == -1 and stop_on_detonation:
@@ -175,17 +181,19 @@ def deduce_or_guess(S, trp, by_probability, mine_count, prior, budget, stop_on_d
     if acted > 0:
         return
     hid = hidden_left(S)
-    if not by_probability or status != ST_OK:
-        act(S, next_in_order(flat(S)), A_GUESS, R_RANDOM, -1, hid)
+    if not by_probability or res != ST_OK:
+        act_flat(flat(S), next_in_order(flat(S)), A_GUESS, R_RANDOM, -1, hid)
         return
     # lowest probability; ties (within TIE_RTOL) go to the earliest in the guess order
     best = -1
     bp = 2.0
+    F = flat(S)
+    order = S[n, C_ORDER]
     i = S[n, C_GPTR]
     while i < n:
-        c = S[i, F_ORDER]
+        c = cell_of(F, F[order + i])
         i += 1
-        if S[c, F_ST] != HIDDEN:
+        if status(S, c) != HIDDEN:
             continue
         b = S[c, F_AUX]
         p = bprob[b] if b >= 0 else pu
