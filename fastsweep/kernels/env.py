@@ -110,6 +110,7 @@ A_GUESS = 2  # reveal of a cell not known to be safe
 # reasons (trace); the ref / a / probability fields' meaning depends on the reason
 R_FIRST = 0  # opening move (a = hidden cells)
 R_RANDOM = 1  # random guess by guess order (a = hidden cells)
+# (the actions of the single-clue rules take ref as the clue cell's word index)
 R_CLUE_MINES = 2  # ref = clue cell, a = its hidden neighbours, all mines
 R_CLUE_SAFE = 3  # ref = clue cell whose mines are all known, a = its hidden neighbours
 R_COUNT_SAFE = 4  # all mines known: the rest is safe (a = hidden cells)
@@ -124,7 +125,6 @@ C_REV = 0
 C_FLAG = 1
 C_DET = 2
 C_GUESS = 3
-C_MOVES = 4
 C_GPTR = 5  # guess-order pointer
 C_QLEN = 6  # work-list length
 C_MINES = 7
@@ -240,6 +240,13 @@ def reset_state(S):
     words0 = S[n, C_WORDS0]
     for j in range(S[n, C_P]):
         F[words + j] = F[words0 + j]
+
+
+@njit(cache=True)
+def moves(S):
+    """Number of moves so far (each reveals, flags or detonates one cell)."""
+    n = ncells(S)
+    return S[n, C_REV] + S[n, C_FLAG] + S[n, C_DET]
 
 
 @njit(cache=True)
@@ -441,16 +448,19 @@ def _act(F, cnt, w2, p, kind, why, ref, a, q):
         delta = -NB_SL  # the neighbours have one unknown safe cell fewer
     if kind == A_GUESS:
         F[cnt + np.uint64(C_GUESS)] += 1
-    m = F[cnt + np.uint64(C_MOVES)]
     if F[cnt + np.uint64(C_TRACE)] != 0:
-        im = _ix(m, 0)
+        # this is move m (counted from 0): every move reveals, flags or detonates a cell
+        m = F[cnt + np.uint64(C_REV)] + F[cnt + np.uint64(C_FLAG)] + F[cnt + np.uint64(C_DET)]
+        im = _ix(m - 1, 0)
+        cells = np.uint64(F[cnt + np.uint64(C_P)])  # word p's cell is at p + cells
         F[im + np.uint64(F_TKIND)] = kind
-        F[im + np.uint64(F_TCELL)] = F[pu + np.uint64(F[cnt + np.uint64(C_P)])]
+        F[im + np.uint64(F_TCELL)] = F[pu + cells]
         F[im + np.uint64(F_TOUT)] = out
         F[im + np.uint64(F_TWHY)] = why
+        if why == R_CLUE_MINES or why == R_CLUE_SAFE:  # the rule loop passes a word index
+            ref = F[np.uint64(ref) + cells]
         F[im + np.uint64(F_TREF)] = ref
         F[im + np.uint64(F_TA)] = a
-    F[cnt + np.uint64(C_MOVES)] = m + 1
     # Each neighbour: one hidden neighbour fewer (delta and this cell's bit in its mask:
     # this cell is in direction 7 - k of its neighbour in direction k), written out so
     # that every step has constant offsets.

@@ -12,11 +12,12 @@ from numba import njit, objmode
 
 from .board import choose, game_rng, shuffle
 from .env import (
-    A_GUESS, C_APPROX, C_DET, C_FLAG, C_GUESS, C_MINES, C_MOVES, C_ORDER, C_PLANEOF, C_REV,
+    A_GUESS, C_APPROX, C_DET, C_FLAG, C_GUESS, C_MINES, C_ORDER, C_PLANEOF, C_REV,
     C_SAFE_DET, C_TRACE, C_WRONG_FLAG, F_NBR, F_NNB, F_PLANE, F_TA, F_TCELL, F_TKIND, F_TOUT,
     F_TREF, F_TWHY, R_FIRST, _ix, act_flat, add_mine_flat, cell_of, clue, flat, hidden_left,
     is_mine, ncells, new_state, reset_state, status,
 )
+from .env import moves as moves_made
 from .local import apply_mine_count, drain_local
 from .policies import AGENT_BASIC, guess_in_order, new_workspace, next_move
 
@@ -91,12 +92,10 @@ def setup_game(S, params, layout, seed, game, excluded, pool):
     n = ncells(S)
     F = flat(S)
     planeof = S[n, C_PLANEOF]
-    for i in range(n):
-        pool[i] = F[planeof + i]
-    shuffle(game_rng(seed, game, 0), pool, n)
     order = S[n, C_ORDER]
     for i in range(n):
-        F[order + i] = pool[i]
+        F[order + i] = F[planeof + i]
+    shuffle(game_rng(seed, game, 0), F[order:order + n], n)
     first = _first_cell(S, params, layout)
     reset_state(S)  # also clears mines and clues
     if layout.shape[0] > 0:
@@ -163,7 +162,7 @@ def summarize(S, out, i):
     out[i, OUT_DETONATED] = S[n, C_DET]
     out[i, OUT_REVEALED] = S[n, C_REV]
     out[i, OUT_GUESSES] = S[n, C_GUESS]
-    out[i, OUT_MOVES] = S[n, C_MOVES]
+    out[i, OUT_MOVES] = moves_made(S)
     out[i, OUT_WON] = 1 if S[n, C_DET] == 0 else 0
     out[i, OUT_WRONG_FLAGS] = S[n, C_WRONG_FLAG]
     out[i, OUT_SAFE_DETONATIONS] = S[n, C_SAFE_DET]
@@ -225,7 +224,7 @@ def play_traced(h, w, params, fparams, layout, seed, game, moves, probs, final, 
     ws = new_workspace(n)
     play_game(S, probs, params, fparams, layout, seed, game, excluded, pool, ws)
     summarize(S, out, 0)
-    for m in range(S[n, C_MOVES]):
+    for m in range(moves_made(S)):
         moves[m, 0] = S[m, F_TKIND]
         moves[m, 1] = S[m, F_TCELL]
         moves[m, 2] = S[m, F_TOUT]

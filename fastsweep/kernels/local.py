@@ -15,7 +15,7 @@ from numba import njit
 
 from .bits import lowest_bit
 from .env import (
-    A_FLAG, A_REVEAL, C_DET, C_FLAG, C_MINES, C_OFF, C_P, C_QLEN, C_W2, FIRE_SIZE, F_PLANE,
+    A_FLAG, A_REVEAL, C_DET, C_FLAG, C_MINES, C_OFF, C_QLEN, C_W2, FIRE_SIZE, F_PLANE,
     HIDDEN, K, NB_MASK_SHIFT, R_CLUE_MINES, R_CLUE_SAFE, R_COUNT_MINES, R_COUNT_SAFE, _act,
     _ix, act_flat, flat, hidden_left, mines_left, ncells, safe_left, status,
 )
@@ -37,7 +37,6 @@ def drain_local(F, stop_on_detonation):
     """
     cnt = _ix(F[F.shape[0] - 1], 0)  # row N
     w2 = F[cnt + np.uint64(C_W2)]
-    cells = np.uint64(F[cnt + np.uint64(C_P)])  # word p's cell is at p + cells
     off = cnt + np.uint64(C_OFF)  # the neighbour offset of each direction
     queue = cnt + np.uint64(K + FIRE_SIZE)
     q = F[cnt + np.uint64(C_QLEN)]  # the list's length lives in a register meanwhile
@@ -50,7 +49,6 @@ def drain_local(F, stop_on_detonation):
         h = ml + sl
         if h == 0:
             continue
-        c = F[p + cells]  # for the trace
         # Visit exactly the hidden neighbours, in direction order: their bits
         # in the mask (acting on one does not change whether the others are hidden).
         hidden = (w >> NB_MASK_SHIFT) & 0xFF
@@ -58,12 +56,12 @@ def drain_local(F, stop_on_detonation):
             while hidden != 0:
                 d = p + np.uint64(F[off + np.uint64(lowest_bit(hidden))])
                 hidden &= hidden - 1
-                out, q = _act(F, cnt, w2, d, A_FLAG, R_CLUE_MINES, c, h, q)
+                out, q = _act(F, cnt, w2, d, A_FLAG, R_CLUE_MINES, np.int64(p), h, q)
         elif ml == 0:  # (n - k) - s == h with s = n - h - m known-safe neighbours
             while hidden != 0:
                 d = p + np.uint64(F[off + np.uint64(lowest_bit(hidden))])
                 hidden &= hidden - 1
-                out, q = _act(F, cnt, w2, d, A_REVEAL, R_CLUE_SAFE, c, h, q)
+                out, q = _act(F, cnt, w2, d, A_REVEAL, R_CLUE_SAFE, np.int64(p), h, q)
                 if out == -1 and stop_on_detonation:
                     F[cnt + np.uint64(C_QLEN)] = q
                     return False

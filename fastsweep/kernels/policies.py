@@ -11,10 +11,10 @@ from .count import ST_OK, analyse
 from .incremental import W_PROB, analyse_changed
 from .incremental import new_workspace as _new_workspace
 from .env import (
-    A_FLAG, A_GUESS, A_REVEAL, C_APPROX, C_DET, C_FLAG, C_GPTR, C_MOVES, C_ORDER, C_REV,
+    A_FLAG, A_GUESS, A_REVEAL, C_APPROX, C_DET, C_FLAG, C_GPTR, C_ORDER, C_REV,
     F_AUX, F_NNB, F_PLANE, HIDDEN, NB_ST_SHIFT, R_APPROX_GUESS, R_DEDUCE_MINE, R_DEDUCE_SAFE,
     R_PROB_GUESS, R_RANDOM, _ix, act, act_flat, cell_of, flat, hidden_left, nb_hidden,
-    nb_mines, ncells, status,
+    moves, nb_mines, ncells, status,
 )
 from .frontier import CB_C, CB_DED, CB_NCLUE, CB_REF, CB_SIZE
 
@@ -143,7 +143,7 @@ def deduce_or_guess_changed(S, trp, by_probability, mine_count, prior, budget, w
             bp = p
             best = c
     if trp.shape[0] > 0:
-        trp[S[n, C_MOVES]] = bp
+        trp[moves(S)] = bp
     act(S, best, A_GUESS, R_APPROX_GUESS if approx > 0 else R_PROB_GUESS, -1, hid)
 
 
@@ -201,5 +201,5 @@ def deduce_or_guess(S, trp, by_probability, mine_count, prior, budget, stop_on_d
             bp = p
             best = c
     if trp.shape[0] > 0:
-        trp[S[n, C_MOVES]] = bp
+        trp[moves(S)] = bp
     act(S, best, A_GUESS, R_APPROX_GUESS if approx > 0 else R_PROB_GUESS, -1, hid)
