@@ -48,13 +48,17 @@ def rand_below(st, n):
 
 
 @njit(cache=True)
-def shuffle(st, pool, k):
-    """Uniform random permutation of ``pool[:k]`` in place (Fisher-Yates); new state."""
+def shuffle(st, a, start, k):
+    """Uniform random permutation of ``a[start:start + k]`` in place (Fisher-Yates); new
+    state. (Unsigned indices: no negative-index fix-up in the loop.)"""
+    base = np.uint64(start)
     for i in range(k - 1, 0, -1):
         st, j = rand_below(st, i + 1)
-        t = pool[i]
-        pool[i] = pool[j]
-        pool[j] = t
+        x = base + np.uint64(i)
+        y = base + np.uint64(j)
+        t = a[x]
+        a[x] = a[y]
+        a[y] = t
     return st
 
 
@@ -64,8 +68,9 @@ def choose(st, pool, k, m):
     Fisher-Yates); new state. The caller has checked m <= k."""
     for i in range(m):
         st, r = rand_below(st, k - i)
-        j = i + r
-        t = pool[i]
-        pool[i] = pool[j]
-        pool[j] = t
+        x = np.uint64(i)
+        y = np.uint64(i + r)
+        t = pool[x]
+        pool[x] = pool[y]
+        pool[y] = t
     return st

@@ -236,9 +236,9 @@ def reset_state(S):
     for j in range(C_GAME_END):
         S[n, j] = 0
     F = flat(S)
-    words = S[n, C_WORDS]
-    words0 = S[n, C_WORDS0]
-    for j in range(S[n, C_P]):
+    words = np.uint64(S[n, C_WORDS])
+    words0 = np.uint64(S[n, C_WORDS0])
+    for j in range(np.uint64(S[n, C_P])):  # unsigned: the copy vectorizes
         F[words + j] = F[words0 + j]
 
 
@@ -360,7 +360,7 @@ def add_mine_flat(F, p, cnt):
     does each one's mines-left (their safe-left goes down). ``cnt``: row N's flat index."""
     F[p] |= NB_MINE
     for k in range(8):
-        F[p + F[cnt + np.uint64(C_OFF + k)]] += NB_ML - NB_SL + NB_CLUE
+        F[p + np.uint64(F[cnt + np.uint64(C_OFF + k)])] += NB_ML - NB_SL + NB_CLUE
 
 
 @njit(cache=True)
