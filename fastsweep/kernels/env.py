@@ -273,6 +273,24 @@ def status(S, c):
     return (word(S, c) >> NB_ST_SHIFT) & 3
 
 
+@njit(cache=True, inline="always")
+def w_status(w):
+    """The status in word ``w`` (loops that need several fields read the word once)."""
+    return (w >> NB_ST_SHIFT) & 3
+
+
+@njit(cache=True, inline="always")
+def w_hidden(w):
+    """The number of hidden neighbours in word ``w``."""
+    return mines_left(w) + safe_left(w)
+
+
+@njit(cache=True, inline="always")
+def w_mines(w):
+    """The number of known-mine neighbours in word ``w``."""
+    return ((w >> NB_CLUE_SHIFT) & 0xF) - mines_left(w)
+
+
 @njit(cache=True)
 def clue(S, c):
     """Cell ``c``'s true clue (agents may read it only once the cell is revealed)."""
@@ -300,15 +318,13 @@ def safe_left(w):
 @njit(cache=True)
 def nb_hidden(S, c):
     """Number of hidden neighbours of cell ``c``."""
-    w = word(S, c)
-    return mines_left(w) + safe_left(w)
+    return w_hidden(word(S, c))
 
 
 @njit(cache=True)
 def nb_mines(S, c):
     """Number of known-mine (flagged or detonated) neighbours of cell ``c``."""
-    w = word(S, c)
-    return ((w >> NB_CLUE_SHIFT) & 0xF) - mines_left(w)
+    return w_mines(word(S, c))
 
 
 @njit(cache=True)

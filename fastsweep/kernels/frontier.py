@@ -17,7 +17,9 @@ constraint id and a hidden cell to its box id (-1: none).
 import numpy as np
 from numba import njit
 
-from .env import F_AUX, F_NBR, F_NNB, HIDDEN, REVEALED, clue, nb_hidden, nb_mines, ncells, status
+from .env import (
+    F_AUX, F_NBR, F_NNB, HIDDEN, REVEALED, mines_left, ncells, status, w_hidden, w_status, word,
+)
 
 # constraint table columns
 CK_CELL = 0
@@ -52,13 +54,15 @@ def build_frontier(S):
     n = ncells(S)
     ncon = 0
     for c in range(n):
-        if status(S, c) == REVEALED and nb_hidden(S, c) > 0:
+        w = word(S, c)
+        if w_status(w) == REVEALED and w_hidden(w) > 0:
             ncon += 1
     clues = np.empty(ncon, np.int32)
     j = 0
     for c in range(n):
         S[c, F_AUX] = -1
-        if status(S, c) == REVEALED and nb_hidden(S, c) > 0:
+        w = word(S, c)
+        if w_status(w) == REVEALED and w_hidden(w) > 0:
             clues[j] = c
             j += 1
     return build_from(S, clues, ncon)
@@ -77,7 +81,7 @@ def build_from(S, clues, ncon):
         c = clues[j]
         S[c, F_AUX] = j
         con[j, CK_CELL] = c
-        con[j, CK_VAL] = clue(S, c) - nb_mines(S, c)
+        con[j, CK_VAL] = mines_left(word(S, c))  # clue - known-mine neighbours
         con[j, CK_NB] = 0
     box = np.empty((max(1, min(n, 8 * ncon)), CB_LEN), np.int32)
     nbox = 0

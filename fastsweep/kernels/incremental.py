@@ -32,7 +32,7 @@ from numba import njit
 from .count import DEFAULT_BUDGET, ST_OK, _analyse
 from .env import (
     C_AGENT_CACHE, C_DET, C_FLAG, C_MINES, C_REV, F_AUX, F_NBR, F_NNB, HIDDEN, REVEALED,
-    nb_hidden, nb_mines, ncells,
+    ncells, w_hidden, w_mines, w_status, word,
 )
 from .env import status as cell_status
 from .frontier import CB_C, CB_LEN, CB_SIZE, build_from, order_components
@@ -91,9 +91,10 @@ def analyse_changed(S, ws, prior, budget):
     qt = 0
     fcells = 0
     for c in range(n):
-        st = cell_status(S, c)
-        h = nb_hidden(S, c)
-        km = nb_mines(S, c)
+        w = word(S, c)  # one read for three fields
+        st = w_status(w)
+        h = w_hidden(w)
+        km = w_mines(w)
         key = st | (h << 2) | (km << 6)
         front = st == HIDDEN and S[c, F_NNB] - h - km > 0
         fcells += front

@@ -13,8 +13,8 @@ from .incremental import new_workspace as _new_workspace
 from .env import (
     A_FLAG, A_GUESS, A_REVEAL, C_APPROX, C_DET, C_FLAG, C_GPTR, C_ORDER, C_REV,
     F_AUX, F_NNB, F_PLANE, HIDDEN, NB_ST_SHIFT, R_APPROX_GUESS, R_DEDUCE_MINE, R_DEDUCE_SAFE,
-    R_PROB_GUESS, R_RANDOM, _ix, act, act_flat, cell_of, flat, hidden_left, nb_hidden,
-    moves, nb_mines, ncells, status,
+    R_PROB_GUESS, R_RANDOM, _ix, act, act_flat, cell_of, flat, hidden_left,
+    moves, ncells, status, w_hidden, w_mines, w_status,
 )
 from .frontier import CB_C, CB_DED, CB_NCLUE, CB_REF, CB_SIZE
 
@@ -134,11 +134,13 @@ def deduce_or_guess_changed(S, trp, by_probability, mine_count, prior, budget, w
     order = S[n, C_ORDER]
     i = S[n, C_GPTR]
     while i < n:
-        c = cell_of(F, F[order + i])
+        wi = F[order + i]
         i += 1
-        if status(S, c) != HIDDEN:
+        if w_status(F[wi]) != HIDDEN:
             continue
-        p = ws[c, W_PROB] if S[c, F_NNB] - nb_hidden(S, c) - nb_mines(S, c) > 0 else prior
+        c = cell_of(F, wi)
+        w = F[wi]  # a frontier cell has a revealed neighbour:
+        p = ws[c, W_PROB] if S[c, F_NNB] - w_hidden(w) - w_mines(w) > 0 else prior
         if p < bp - TIE_RTOL * bp:
             bp = p
             best = c
@@ -191,10 +193,11 @@ def deduce_or_guess(S, trp, by_probability, mine_count, prior, budget, stop_on_d
     order = S[n, C_ORDER]
     i = S[n, C_GPTR]
     while i < n:
-        c = cell_of(F, F[order + i])
+        wi = F[order + i]
         i += 1
-        if status(S, c) != HIDDEN:
+        if w_status(F[wi]) != HIDDEN:
             continue
+        c = cell_of(F, wi)
         b = S[c, F_AUX]
         p = bprob[b] if b >= 0 else pu
         if p < bp - TIE_RTOL * bp:
