@@ -14,7 +14,7 @@ import numpy as np
 
 from .agents import AGENTS, agent_id
 
-MAX_CELLS = 4_000_000  # per-game state is ~30 bytes a cell; beyond this, batches get slow
+MAX_CELLS = 4_000_000  # a game state is ~150 bytes a cell (600 MB here) per worker
 RULES = ("keep-going", "classic")
 FIRST_CLICKS = ("any", "safe", "zero")
 FIRST_CELLS = ("corner", "center", "random")
