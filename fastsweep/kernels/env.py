@@ -224,6 +224,12 @@ def ncells(S):
 
 
 @njit(cache=True)
+def ncells_flat(F):
+    """:func:`ncells` of :func:`flat` state."""
+    return F[F.shape[0] - 1]
+
+
+@njit(cache=True)
 def flat(S):
     """The state as one flat array (a view): what the hot kernels take."""
     return S.reshape(S.size)
@@ -258,7 +264,12 @@ def hidden_left(S):
 @njit(cache=True)
 def word(S, c):
     """Cell ``c``'s word."""
-    j = S[c, F_PLANE]
+    return _get(S, S[c, F_PLANE])
+
+
+@njit(cache=True)
+def _get(S, j):
+    """The int at flat index ``j`` of 2-D state ``S``."""
     return S[j >> _KSHIFT, j & (K - 1)]
 
 
@@ -270,7 +281,7 @@ def _put(S, j, v):
 @njit(cache=True)
 def status(S, c):
     """HIDDEN, REVEALED, FLAGGED or DETONATED."""
-    return (word(S, c) >> NB_ST_SHIFT) & 3
+    return w_status(word(S, c))
 
 
 @njit(cache=True, inline="always")
@@ -341,23 +352,23 @@ def recount(S, c):
     clue; the cell is left off the work list. Used for states not built by actions."""
     n = ncells(S)
     j = S[c, F_PLANE]
-    w = S[j >> _KSHIFT, j & (K - 1)]
+    w = _get(S, j)
     h = 0
     m = 0
     mask = 0
     for k in range(8):
         d = j + S[n, C_OFF + k]
-        wd = S[d >> _KSHIFT, d & (K - 1)]
+        wd = _get(S, d)
         if wd & NB_BORDER:
             continue
-        st = (wd >> NB_ST_SHIFT) & 3
+        st = w_status(wd)
         if st == HIDDEN:
             h += 1
             mask |= 1 << k
         elif st == FLAGGED or st == DETONATED:
             m += 1
     ml = ((w >> NB_CLUE_SHIFT) & 0xF) - m
-    rev = ((w >> NB_ST_SHIFT) & 3) == REVEALED
+    rev = w_status(w) == REVEALED
     _put(S, j, (w & (NB_MINE | NB_ST | (0xF << NB_CLUE_SHIFT))) + NB_ZERO + ml * NB_ML
          + (h - ml) * NB_SL + (mask << NB_MASK_SHIFT) + (0 if rev else NB_NOTREV))
 
@@ -382,7 +393,7 @@ def add_mine_flat(F, p, cnt):
 @njit(cache=True)
 def cell_of(F, p):
     """The cell of the word at flat index ``p`` (``F`` is :func:`flat` state)."""
-    return F[p + F[_ix(F[F.shape[0] - 1], C_P)]]
+    return F[p + F[_ix(ncells_flat(F), C_P)]]
 
 
 @njit(cache=True, inline="always")
@@ -410,7 +421,7 @@ def act(S, c, kind, why, ref, a):
 @njit(cache=True)
 def act_flat(F, p, kind, why, ref, a):
     """:func:`act` on :func:`flat` state and the word at flat index ``p``."""
-    cnt = _ix(F[F.shape[0] - 1], 0)
+    cnt = _ix(ncells_flat(F), 0)
     out, q = _act(F, cnt, F[cnt + np.uint64(C_W2)], p, kind, why, ref, a,
                   F[cnt + np.uint64(C_QLEN)])
     F[cnt + np.uint64(C_QLEN)] = q

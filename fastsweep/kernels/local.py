@@ -17,7 +17,8 @@ from .bits import lowest_bit
 from .env import (
     A_FLAG, A_REVEAL, C_DET, C_FLAG, C_MINES, C_OFF, C_QLEN, C_W2, FIRE_SIZE, F_PLANE,
     HIDDEN, K, NB_MASK_SHIFT, R_CLUE_MINES, R_CLUE_SAFE, R_COUNT_MINES, R_COUNT_SAFE, _act,
-    _ix, act_flat, flat, hidden_left, mines_left, ncells, safe_left, status,
+    _ix, act_flat, flat, hidden_left, mines_left, ncells, ncells_flat, safe_left,
+    status,
 )
 
 
@@ -35,7 +36,7 @@ def drain_local(F, stop_on_detonation):
     (clearing the bit would let each of those actions push it back, only to be popped
     with nothing left to do). So each cell is on the list at most once in a game.
     """
-    cnt = _ix(F[F.shape[0] - 1], 0)  # row N
+    cnt = _ix(ncells_flat(F), 0)  # row N
     w2 = F[cnt + np.uint64(C_W2)]
     off = cnt + np.uint64(C_OFF)  # the neighbour offset of each direction
     queue = cnt + np.uint64(K + FIRE_SIZE)

@@ -12,9 +12,9 @@ from .incremental import W_PROB, analyse_changed
 from .incremental import new_workspace as _new_workspace
 from .env import (
     A_FLAG, A_GUESS, A_REVEAL, C_APPROX, C_DET, C_FLAG, C_GPTR, C_ORDER, C_REV,
-    F_AUX, F_NNB, F_PLANE, HIDDEN, NB_ST_SHIFT, R_APPROX_GUESS, R_DEDUCE_MINE, R_DEDUCE_SAFE,
+    F_AUX, F_NNB, F_PLANE, HIDDEN, R_APPROX_GUESS, R_DEDUCE_MINE, R_DEDUCE_SAFE,
     R_PROB_GUESS, R_RANDOM, _ix, act, act_flat, cell_of, flat, hidden_left,
-    moves, ncells, status, w_hidden, w_mines, w_status,
+    moves, ncells, ncells_flat, status, w_hidden, w_mines, w_status,
 )
 from .frontier import CB_C, CB_DED, CB_NCLUE, CB_REF, CB_SIZE
 
@@ -36,11 +36,11 @@ def new_workspace(n):
 def next_in_order(F):
     """Word index of the first cell of the guess order that is still hidden (the uniform
     random choice); ``F`` is the :func:`~fastsweep.kernels.env.flat` state."""
-    n = F[F.shape[0] - 1]
+    n = ncells_flat(F)
     gptr = _ix(n, C_GPTR)  # row N: the counters
     order = np.uint64(F[_ix(n, C_ORDER)])
     i = F[gptr]
-    while (F[F[order + np.uint64(i)]] >> NB_ST_SHIFT) & 3 != HIDDEN:
+    while w_status(F[F[order + np.uint64(i)]]) != HIDDEN:
         i += 1
     F[gptr] = i  # cells never become hidden again, so the pointer only moves on
     return F[order + np.uint64(i)]
@@ -50,7 +50,7 @@ def next_in_order(F):
 def guess_in_order(F):
     """The basic agent's move: a random guess, the next hidden cell of the guess order
     (``F`` is the flat state)."""
-    n = F[F.shape[0] - 1]
+    n = ncells_flat(F)
     hid = n - F[_ix(n, C_REV)] - F[_ix(n, C_FLAG)] - F[_ix(n, C_DET)]
     act_flat(F, next_in_order(F), A_GUESS, R_RANDOM, -1, hid)
 
@@ -125,7 +125,7 @@ def deduce_or_guess_changed(S, trp, by_probability, mine_count, prior, budget, w
         return
     hid = n - S[n, C_REV] - S[n, C_FLAG] - S[n, C_DET]
     if not by_probability or res != ST_OK:
-        act_flat(flat(S), next_in_order(flat(S)), A_GUESS, R_RANDOM, -1, hid)
+        guess_in_order(flat(S))
         return
     # lowest probability; ties (within TIE_RTOL) go to the earliest in the guess order
     best = -1
@@ -136,10 +136,11 @@ def deduce_or_guess_changed(S, trp, by_probability, mine_count, prior, budget, w
     while i < n:
         wi = F[order + i]
         i += 1
-        if w_status(F[wi]) != HIDDEN:
+        w = F[wi]
+        if w_status(w) != HIDDEN:
             continue
         c = cell_of(F, wi)
-        w = F[wi]  # a frontier cell has a revealed neighbour:
+        # a frontier cell has a revealed neighbour (neither hidden nor a known mine)
         p = ws[c, W_PROB] if S[c, F_NNB] - w_hidden(w) - w_mines(w) > 0 else prior
         if p < bp - TIE_RTOL * bp:
             bp = p
@@ -184,7 +185,7 @@ def deduce_or_guess(S, trp, by_probability, mine_count, prior, budget, stop_on_d
         return
     hid = hidden_left(S)
     if not by_probability or res != ST_OK:
-        act_flat(flat(S), next_in_order(flat(S)), A_GUESS, R_RANDOM, -1, hid)
+        guess_in_order(flat(S))
         return
     # lowest probability; ties (within TIE_RTOL) go to the earliest in the guess order
     best = -1
