@@ -13,6 +13,7 @@ from numba import njit
 
 from .kernels import count as kc
 from .kernels import env as ke
+from .kernels import layout as kl
 
 HIDDEN_CODE = -1
 MINE_CODE = -2
@@ -36,28 +37,28 @@ def _fill_state(v, S):
     for c in range(n):
         x = v[c // w, c % w]
         if x == HIDDEN_CODE:
-            st = ke.HIDDEN
+            st = kl.HIDDEN
             hidden += 1
         elif x == MINE_CODE:
-            st = ke.FLAGGED
+            st = kl.FLAGGED
             known += 1
         else:
-            st = ke.REVEALED
+            st = kl.REVEALED
             rev += 1
         ke.set_cell(S, c, st, max(x, 0))
     for c in range(n):
         ke.recount(S, c)
     for c in range(n):
-        if ke.status(S, c) == ke.REVEALED:
+        if ke.status(S, c) == kl.REVEALED:
             x = ke.clue(S, c)
-            if x > S[c, ke.F_NNB]:
+            if x > S[c, kl.F_NNB]:
                 return 1, c, known, hidden
             if x < ke.nb_mines(S, c):
                 return 2, c, known, hidden
             if x - ke.nb_mines(S, c) > ke.nb_hidden(S, c):
                 return 3, c, known, hidden
-    S[n, ke.C_REV] = rev
-    S[n, ke.C_FLAG] = known
+    S[n, kl.C_REV] = rev
+    S[n, kl.C_FLAG] = known
     return 0, -1, known, hidden
 
 
@@ -99,7 +100,7 @@ def _state(view, mines):
         if mines > nknown + nhid:
             raise ValueError(f"view is inconsistent with mines={mines}: only {nknown} known "
                              f"mines and {nhid} hidden cells")
-    S[ke.ncells(S), ke.C_MINES] = 0 if mines is None else int(mines)
+    S[ke.ncells(S), kl.C_KMINES] = -1 if mines is None else int(mines)
     return S
 
 

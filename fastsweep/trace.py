@@ -11,10 +11,10 @@ import numpy as np
 import pandas as pd
 
 from .config import GameConfig, agent_params, check_seed, make_config
-from .kernels import env as ke
+from .kernels import layout as kl
 from .kernels import game as kg
 
-ACTIONS = {ke.A_REVEAL: "reveal", ke.A_FLAG: "flag", ke.A_GUESS: "guess"}
+ACTIONS = {kl.A_REVEAL: "reveal", kl.A_FLAG: "flag", kl.A_GUESS: "guess"}
 
 
 def _rc(cell: int, width: int) -> str:
@@ -24,27 +24,27 @@ def _rc(cell: int, width: int) -> str:
 
 def reason_text(why: int, ref: int, a: int, p: float, width: int) -> str:
     """Human-readable reason of one move (see the ``R_*`` codes in kernels/env.py)."""
-    if why == ke.R_FIRST:
+    if why == kl.R_FIRST:
         return f"opening move, {a} hidden cells"
-    if why == ke.R_RANDOM:
+    if why == kl.R_RANDOM:
         return f"random guess, {a} hidden cells"
-    if why == ke.R_CLUE_MINES:
+    if why == kl.R_CLUE_MINES:
         return f"clue at {_rc(ref, width)} has {a} hidden neighbours left, all mines"
-    if why == ke.R_CLUE_SAFE:
+    if why == kl.R_CLUE_SAFE:
         return f"clue at {_rc(ref, width)} has all its mines found: {a} hidden neighbours safe"
-    if why == ke.R_COUNT_SAFE:
+    if why == kl.R_COUNT_SAFE:
         return f"all mines found: the {a} hidden cells left are safe"
-    if why == ke.R_COUNT_MINES:
+    if why == kl.R_COUNT_MINES:
         return f"{a} hidden cells left and {a} mines left: all mines"
-    if why in (ke.R_DEDUCE_SAFE, ke.R_DEDUCE_MINE):
-        what = "safe" if why == ke.R_DEDUCE_SAFE else "mine"
+    if why in (kl.R_DEDUCE_SAFE, kl.R_DEDUCE_MINE):
+        what = "safe" if why == kl.R_DEDUCE_SAFE else "mine"
         if ref < 0:  # an unconstrained cell: the mine total decides it
             return (f"{what} by deduction from the clues and the mine total "
                     f"({a} cells touch no clue)")
         return f"{what} by deduction from {a} clues, e.g. at {_rc(ref, width)}"
-    if why == ke.R_PROB_GUESS:
+    if why == kl.R_PROB_GUESS:
         return f"mine probability {p:.3f} (lowest of {a} hidden cells)"
-    if why == ke.R_APPROX_GUESS:
+    if why == kl.R_APPROX_GUESS:
         return f"approximate mine probability {p:.3f} (work budget exceeded; {a} hidden cells)"
     return f"reason {why}"
 
@@ -69,21 +69,21 @@ class Trace:
         Legend: ``?`` hidden, ``0``-``8`` revealed clue, ``F`` flagged, ``*`` detonated.
         """
         h, w = self.config.height, self.config.width
-        st = np.full(h * w, ke.HIDDEN, np.int64)
+        st = np.full(h * w, kl.HIDDEN, np.int64)
         m = len(self.moves) if upto is None else upto
         cells = self.moves["cell_index"].to_numpy()[:m]
         kinds = self.moves["kind"].to_numpy()[:m]
         outs = self.moves["out"].to_numpy()[:m]
-        st[cells] = np.where(kinds == ke.A_FLAG, ke.FLAGGED,
-                             np.where(outs == -1, ke.DETONATED, ke.REVEALED))
+        st[cells] = np.where(kinds == kl.A_FLAG, kl.FLAGGED,
+                             np.where(outs == -1, kl.DETONATED, kl.REVEALED))
         clue = self.clues.ravel()
         rows = []
         for r in range(h):
             row = []
             for c in range(w):
                 s = st[r * w + c]
-                row.append("?" if s == ke.HIDDEN else "F" if s == ke.FLAGGED
-                           else "*" if s == ke.DETONATED else str(clue[r * w + c]))
+                row.append("?" if s == kl.HIDDEN else "F" if s == kl.FLAGGED
+                           else "*" if s == kl.DETONATED else str(clue[r * w + c]))
             rows.append(" ".join(row))
         return "\n".join(rows)
 

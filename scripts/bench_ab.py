@@ -1,4 +1,4 @@
-"""Interleaved A/B timing of the basic agent: this checkout against an older git revision.
+"""Interleaved A/B timing of an agent: this checkout against an older git revision.
 
 Why: on a shared VM the speed of a core drifts by up to 2x from minute to minute, so two
 benchmark runs minutes apart cannot resolve a 5% change. This script loads both engines
@@ -7,6 +7,7 @@ alternates short batches of the same games, so both see the same machine; it pri
 median ratio of new to old time per game, and checks that both play identical games.
 
     python scripts/bench_ab.py --rev cd3090c --board 30x30:0.2 --rounds 40
+    python scripts/bench_ab.py --rev cd3090c --agent probability --rules classic --board 16x30:99
 
 The old revision's kernels compile on first use (about a minute), into a temporary folder.
 """
@@ -40,8 +41,9 @@ def load_revision(rev: str, dest: str, name: str = "fastsweep_ab"):
             importlib.import_module(name + ".kernels.game"))
 
 
-def batch_runner(config, game, size, mines, density, games):
-    cfg = config.make_config("basic", size, mines=mines, density=density)
+def batch_runner(config, game, size, mines, density, games, agent="basic",
+                 rules="keep-going"):
+    cfg = config.make_config(agent, size, mines=mines, density=density, rules=rules)
     params, fparams = config.agent_params(cfg)
     empty = np.zeros(0, np.uint8)
 
@@ -69,6 +71,8 @@ def main(argv=None):
     ap.add_argument("--rev", required=True, help="git revision to compare against")
     ap.add_argument("--board", default="30x30:0.2",
                     help="HxW:density or HxW:mines (default 30x30:0.2)")
+    ap.add_argument("--agent", default="basic", help="agent (default basic)")
+    ap.add_argument("--rules", default="keep-going", help="keep-going (default) or classic")
     ap.add_argument("--rounds", type=int, default=40, help="alternations (default 40)")
     ap.add_argument("--seconds", type=float, default=0.03,
                     help="approximate length of one timed batch (default 0.03)")
@@ -79,16 +83,20 @@ def main(argv=None):
     import fastsweep.kernels.game as new_game
     with tempfile.TemporaryDirectory() as tmp:
         old_config, old_game = load_revision(a.rev, tmp)
-        probe_new = batch_runner(new_config, new_game, size, mines, density, 20)
-        probe_old = batch_runner(old_config, old_game, size, mines, density, 20)
+        kw = dict(agent=a.agent, rules=a.rules)
+        probe_new = batch_runner(new_config, new_game, size, mines, density, 20, **kw)
+        probe_old = batch_runner(old_config, old_game, size, mines, density, 20, **kw)
         if not (probe_new(1) == probe_old(1)).all():
             print("note: the two revisions play different games; comparing speed anyway")
         t = time.perf_counter()
         probe_new(2)
         per_game = (time.perf_counter() - t) / 20
         games = max(10, int(a.seconds / max(per_game, 1e-7)))
-        new = batch_runner(new_config, new_game, size, mines, density, games)
-        old = batch_runner(old_config, old_game, size, mines, density, games)
+        new = batch_runner(new_config, new_game, size, mines, density, games, **kw)
+        old = batch_runner(old_config, old_game, size, mines, density, games, **kw)
+        same = all((new(s) == old(s)).all() for s in range(3, 3 + a.rounds))
+        print("identical games in every round" if same else
+              "note: the two revisions play different games in some rounds")
         t_new, t_old = [], []
         for r in range(a.rounds):
             pair = ((new, t_new), (old, t_old)) if r % 2 == 0 else ((old, t_old), (new, t_new))
@@ -97,7 +105,7 @@ def main(argv=None):
                 f(r + 3)
                 ts.append((time.perf_counter() - t) / games * 1e6)
     ratio = statistics.median(n / o for n, o in zip(t_new, t_old))
-    print(f"{a.board}, {games} games per batch, {a.rounds} rounds")
+    print(f"{a.agent} {a.rules} {a.board}, {games} games per batch, {a.rounds} rounds")
     print(f"  {a.rev}: median {statistics.median(t_old):.1f} us/game (min {min(t_old):.1f})")
     print(f"  working tree: median {statistics.median(t_new):.1f} us/game "
           f"(min {min(t_new):.1f})")

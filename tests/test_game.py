@@ -6,6 +6,7 @@ import naive
 from fastsweep import run
 from fastsweep.config import agent_params, make_config
 from fastsweep.kernels import game as kg
+from fastsweep.kernels import layout as kl
 from fastsweep.runner import play_chunk
 
 SHAPES = [(1, 1), (1, 2), (1, 7), (7, 1), (2, 2), (3, 3), (4, 6), (5, 5), (6, 4), (8, 9)]
@@ -208,20 +209,20 @@ def test_neighbourhood_words_stay_exact(h, w):
         for c in np.flatnonzero(mine):
             env.add_mine(S, c)
         for c in range(n):
-            assert env.clue(S, c) == sum(mine[S[c, env.F_NBR + j]]
-                                         for j in range(S[c, env.F_NNB]))
+            assert env.true_clue(S, c) == sum(mine[S[c, kl.F_NBR + j]]
+                                         for j in range(S[c, kl.F_NNB]))
             assert env.is_mine(S, c) == mine[c]
         for c in rng.permutation(n)[: rng.integers(1, n + 1)]:
-            kind = env.A_FLAG if (mine[c] and rng.random() < 0.7) else env.A_GUESS
-            env.act(S, c, kind, env.R_RANDOM, -1, 0)
-            S[n, env.C_QLEN] = 0  # empty the work list: the queued bits go with it
-            got = [env.word(S, d) & ~env.NB_QUEUED for d in range(n)]
+            kind = kl.A_FLAG if (mine[c] and rng.random() < 0.7) else kl.A_GUESS
+            env.act(S, c, kind, kl.R_RANDOM, -1, 0)
+            S[n, kl.C_QLEN] = 0  # empty the work list: the queued bits go with it
+            got = [env.word(S, d) & ~kl.NB_QUEUED for d in range(n)]
             for d in range(n):
                 env.recount(S, d)
             assert got == [env.word(S, d) for d in range(n)]
-            hid = [sum(env.status(S, S[d, env.F_NBR + j]) == env.HIDDEN
-                       for j in range(S[d, env.F_NNB])) for d in range(n)]
+            hid = [sum(env.status(S, S[d, kl.F_NBR + j]) == kl.HIDDEN
+                       for j in range(S[d, kl.F_NNB])) for d in range(n)]
             assert [env.nb_hidden(S, d) for d in range(n)] == hid
-            known = [sum(env.status(S, S[d, env.F_NBR + j]) in (env.FLAGGED, env.DETONATED)
-                         for j in range(S[d, env.F_NNB])) for d in range(n)]
+            known = [sum(env.status(S, S[d, kl.F_NBR + j]) in (kl.FLAGGED, kl.DETONATED)
+                         for j in range(S[d, kl.F_NNB])) for d in range(n)]
             assert [env.nb_mines(S, d) for d in range(n)] == known

@@ -7,7 +7,7 @@ import pytest
 import fastsweep
 from fastsweep.config import make_config
 from fastsweep.inference import ApproximationWarning
-from fastsweep.kernels import env as ke
+from fastsweep.kernels import layout as kl
 from fastsweep.kernels import game as kg
 from fastsweep.runner import play_chunk
 from naive import brute_force_view, random_view
@@ -204,9 +204,9 @@ def test_agents_sound_in_play(agent, mine_count, rules, size, mines, games):
     assert out[:, kg.OUT_SAFE_DETONATIONS].sum() == 0
     assert (out[:, kg.OUT_DETONATED] <= out[:, kg.OUT_GUESSES]).all()
     assert out[:, kg.OUT_APPROX].sum() == 0
-    assert (fmine[fst == ke.FLAGGED] == 1).all()
+    assert (fmine[fst == kl.FLAGGED] == 1).all()
     if rules == "keep-going":
-        assert (fst != ke.HIDDEN).all()  # every cell resolved
+        assert (fst != kl.HIDDEN).all()  # every cell resolved
 
 
 def _views_at_guesses(t):
@@ -215,7 +215,7 @@ def _views_at_guesses(t):
     clues = t.clues.ravel()
     v = np.full(h * w, -1, np.int8)
     for i, mv in enumerate(t.moves.itertuples(index=False)):
-        if mv.kind == ke.A_GUESS and i > 0:
+        if mv.kind == kl.A_GUESS and i > 0:
             yield v.reshape(h, w).copy(), mv
         v[mv.cell_index] = -2 if mv.out < 0 else clues[mv.cell_index]
 

@@ -31,7 +31,8 @@ import math
 import numpy as np
 from numba import njit
 
-from .env import C_DET, C_FLAG, C_MINES, C_REV, F_AUX, HIDDEN, REVEALED, ncells
+from .env import mines_left_known, ncells
+from .layout import C_DET, C_FLAG, C_REV, F_AUX, HIDDEN, REVEALED
 from .env import status as cell_status
 from .frontier import (
     CB_CAP, CB_DED, CB_K, CB_NK, CB_OPEN, CB_SIZE, CB_SLOT, CK_B, CK_NB, CK_VAL,
@@ -350,7 +351,7 @@ def _analyse(S, con, box, ncon, nbox, order, cstart, ncomp, width, bym, prior, b
         fc += box[b, CB_SIZE]
         box[b, CB_DED] = 0
     u = hid - fc
-    mleft = S[n, C_MINES] - S[n, C_FLAG] - S[n, C_DET]
+    mleft = mines_left_known(S)
     if bym:
         p = (mleft + 0.5) / (hid + 1.0)
         x = p / (1.0 - p)

@@ -1,55 +1,34 @@
-"""The environment: a game's whole state in one int32 array, and the three actions.
+"""The environment and the agent's knowledge: a game's state in one int32 array, the
+queries and the observation primitives.
 
-State ``S`` is int32 of shape (R, K), K = 32. Row ``c < N`` holds cell ``c``'s static
-record and agent scratch; row N holds the game's counters and layout constants
-(columns ``C_*``); the rows after it, read as one flat run of ints (:func:`flat`), hold
-the *plane* and its tables. ``S[-1, -1]`` is N (see :func:`ncells`).
+The layout of the state (regions, fields, counters) is defined in ``layout.py``. This
+module builds states (:func:`new_state`, :func:`reset_state`), places mines in the truth
+plane, reads fields through accessors, and applies moves:
 
-Row ``c`` (columns ``F_*``):
-
-* ``F_PLANE`` flat index of the cell's word in the plane (below)
-* ``F_NNB``, ``F_NBR``..``F_NBR + 7``  neighbour count and neighbour indices
-* ``F_T*``    the trace: row m describes move m (kind, cell, outcome, reason, ref, a)
-* ``F_AUX``   scratch for agents (e.g. marks of a deduction pass)
-
-The plane is the board padded by one *border* cell on each side, (H + 2) x (W + 2)
-words, so the neighbours of the word at flat index ``p`` are ``p - W2 - 1`` ..
-``p + W2 + 1`` (W2 = W + 2), with no edge tests and no neighbour-table loads. Each
-cell's word packs everything a move touches:
-
-* bits 0-4   ``ML`` = clue - known-mine neighbours (mines left among the hidden ones) + 8
-* bits 5-9   ``SL`` = hidden neighbours - ML (safe cells left among them) + 8
-* bit 10     ``NB_NOTREV``: the cell is not revealed
-* bit 11     ``NB_QUEUED``: the cell is or was on the work list
-* bits 12-19 which neighbours are hidden (bit 12 + k: direction k, in the order
-  (-1,-1) (-1,0) (-1,1) (0,-1) (0,1) (1,-1) (1,0) (1,1); a cell is in direction 7 - k
-  of its neighbour in direction k)
-* bit 20     ``NB_MINE``: a mine is here (agents learn it only through actions)
-* bits 21-22 the status: HIDDEN / REVEALED / FLAGGED / DETONATED
-* bits 23-26 the true clue (agents read it only once the cell is revealed)
-* bit 29     ``NB_BORDER``: a border word, not a cell
-
-Read words through :func:`status`, :func:`clue`, :func:`is_mine`, :func:`nb_hidden`,
-:func:`nb_mines`; :func:`recount` rebuilds a word from its neighbours' statuses.
-
-After the plane come, in order: the fire table (below), the work list, the plane's cell
-map (``cell_of``: the cell of each word, -1 on the border), the plane at the start of a
-game, each cell's word index (compact, for the shuffle) and the guess order (word
-indices of a random permutation of the cells).
+* :func:`act` is the environment's answer to one move: it decides the value shown
+  (:func:`_answer`: the true clue, or a recorded tape) and passes it to the agent's
+  knowledge through one observation;
+* the knowledge changes only through :func:`observe` (cell revealed, showing a value),
+  :func:`observe_mine` (cell detonated: a mine) and :func:`flag` (the agent's own mark).
+  A look-ahead copies the knowledge (:func:`save_knowledge`) and observes hypothetical
+  values on it; the inference API builds knowledge from a typed-in view with no board.
 
 Why one array: every array argument of a Numba call costs two reference-count calls that
 LLVM cannot remove (measured: a 4-array helper call costs ~70 ns, a 1-array call ~3 ns),
 and the actions run once per move.
 
 Why the plane: an action updates its 8 neighbours, and each update is one load, one add
-and one store into a few kilobytes that stay in the L1 cache (a 30 x 30 plane is 4 KB;
-the rows are 115 KB). With the row-per-cell layout each update also loaded the
-neighbour's index and touched a 128-byte row: about 0.6x the time per game for the plane.
+and one store into a few kilobytes that stay in the L1 cache (a 30 x 30 plane is 4 KB).
+With a row per cell each update also loaded the neighbour's index and touched a
+128-byte row: about 0.6x the time per game for the plane.
 
 Why mines-left / safe-left rather than counts: a single-clue rule fires exactly when one
 of the two is zero and the other is not, so the test needs neither the clue nor a
-subtraction; an action lowers exactly one of them. The bias of 8 keeps both fields
-non-negative for every state, even inconsistent ones, so no field borrows from the next.
+subtraction; an action lowers exactly one of them. Before a cell is observed its word
+counts "nothing known": ML = -(known-mine neighbours), SL = neighbours - revealed
+neighbours; observing value v adds v to ML and takes it from SL, which gives exactly
+ML = v - known mines and SL = hidden - ML. The bias of 8 keeps both fields non-negative
+for every state, even inconsistent ones, so no field borrows from the next.
 Why the fire table: whether a word belongs on the work list depends only on its low 12
 bits (ML, SL, not revealed, queued), so it is one load from a 4096-entry table instead of
 eight arithmetic operations; the update is branch-free because whether a random
@@ -59,90 +38,18 @@ the hidden neighbours of a cell (see ``bits.lowest_bit``).
 import numpy as np
 from numba import njit
 
-HIDDEN = 0
-REVEALED = 1
-FLAGGED = 2
-DETONATED = 3
+from .layout import (
+    A_FLAG, A_GUESS, A_REVEAL, C_DET, C_FLAG, C_GAME_END, C_GUESS, C_KMINES, C_N, C_OFF,
+    C_ORDER, C_P, C_PLANEOF, C_QLEN, C_REV, C_SAFE_DET, C_SENSOR, C_TRACE, C_W2, C_WORDS,
+    C_WORDS0, C_WRONG_FLAG, DETONATED, F_NBR, F_NNB, F_PLANE, F_TA, F_TCELL, F_TKIND,
+    F_TOUT, F_TREF, F_TWHY, FIRE_SIZE, FLAGGED, HIDDEN, K, KSHIFT, NB_BIAS, NB_BORDER,
+    NB_BORDER_WORD, NB_CLUE, NB_CLUE_MASK, NB_CLUE_SHIFT, NB_FIELD, NB_FIRE_BITS, NB_MASK,
+    NB_MASK_SHIFT, NB_ML, NB_ML_SHIFT, NB_NOTREV, NB_QUEUED, NB_SL, NB_SL_SHIFT, NB_ST,
+    NB_ST_MASK, NB_ST_SHIFT, NB_ZERO, R_CLUE_MINES, R_CLUE_SAFE, REVEALED, SENSOR_EXACT,
+    T_CLUE_MASK, T_MINE,
+)
 
-# row fields
-F_PLANE = 0
-F_NNB = 1
-F_NBR = 2  # .. 9
-F_AUX = 10
-F_TKIND = 11
-F_TCELL = 12
-F_TOUT = 13
-F_TWHY = 14
-F_TREF = 15
-F_TA = 16
-K = 32  # row N needs 32 counters; a power of two, so flat index j is row j >> 5
-_KSHIFT = 5
-
-# the word
-NB_BIAS = 8
-NB_FIELD = 0x1F
-NB_ML = 1  # ML field unit (bits 0-4)
-NB_SL_SHIFT = 5
-NB_SL = 1 << NB_SL_SHIFT  # SL field unit (bits 5-9)
-NB_NOTREV = 1 << 10
-NB_QUEUED = 1 << 11
-NB_FIRE_BITS = 0xFFF  # ML, SL, NB_NOTREV, NB_QUEUED: the fire table's index
-NB_MASK_SHIFT = 12  # the hidden-neighbour mask (bits 12-19)
-NB_MINE = 1 << 20
-NB_ST_SHIFT = 21
-NB_ST = 3 << NB_ST_SHIFT
-NB_CLUE_SHIFT = 23
-NB_CLUE = 1 << NB_CLUE_SHIFT
-NB_BORDER = 1 << 29
-NB_ZERO = NB_BIAS * (NB_ML + NB_SL)  # ML = SL = 0
-# Border words: not revealed, so they never fire. Each one's fields start mid-range and
-# take at most three updates per game (one per neighbouring cell) plus three mines, so
-# they never borrow into the bits above; the plane is restored at every reset.
-NB_BORDER_WORD = NB_BORDER + NB_NOTREV + 16 * (NB_ML + NB_SL) + (0xFF << NB_MASK_SHIFT)
-
-FIRE_SIZE = NB_FIRE_BITS + 1
-
-# action kinds (trace)
-A_REVEAL = 0  # reveal of a cell the agent deduced safe
-A_FLAG = 1
-A_GUESS = 2  # reveal of a cell not known to be safe
-
-# reasons (trace); the ref / a / probability fields' meaning depends on the reason
-R_FIRST = 0  # opening move (a = hidden cells)
-R_RANDOM = 1  # random guess by guess order (a = hidden cells)
-# (the actions of the single-clue rules take ref as the clue cell's word index)
-R_CLUE_MINES = 2  # ref = clue cell, a = its hidden neighbours, all mines
-R_CLUE_SAFE = 3  # ref = clue cell whose mines are all known, a = its hidden neighbours
-R_COUNT_SAFE = 4  # all mines known: the rest is safe (a = hidden cells)
-R_COUNT_MINES = 5  # hidden cells left equal mines left (a = hidden cells)
-R_DEDUCE_SAFE = 6  # complete deduction (ref = a clue cell involved, a = clues involved)
-R_DEDUCE_MINE = 7
-R_PROB_GUESS = 8  # lowest exact mine probability (a = hidden cells)
-R_APPROX_GUESS = 9  # lowest approximate probability (work budget exceeded)
-
-# counters (row N), cleared by reset_state
-C_REV = 0
-C_FLAG = 1
-C_DET = 2
-C_GUESS = 3
-C_GPTR = 5  # guess-order pointer
-C_QLEN = 6  # work-list length
-C_MINES = 7
-C_WRONG_FLAG = 8  # flags on safe cells: must stay 0 (soundness check)
-C_SAFE_DET = 9  # detonations on non-guess reveals: must stay 0 (soundness check)
-C_APPROX = 10  # analyses that exceeded the exact work budget
-C_AGENT_CACHE = 11  # 0 after reset_state: an agent's cache from an earlier game is invalid
-C_GAME_END = 16  # columns below this are per game
-# layout constants (row N), set by new_state
-C_TRACE = 16  # 1: record moves in the F_T* columns (kept by reset_state)
-C_N = 17  # number of cells
-C_W2 = 18  # plane width, W + 2
-C_P = 19  # plane size, (H + 2) * (W + 2)
-C_WORDS = 20  # flat index of the plane's first word
-C_WORDS0 = 21  # flat index of the plane at the start of a game
-C_PLANEOF = 22  # flat index of the cells' word indices
-C_ORDER = 23  # flat index of the guess order
-C_OFF = 24  # .. 31: word offset of the neighbour in each direction
+_KSHIFT = KSHIFT
 
 
 @njit(cache=True)
@@ -158,13 +65,14 @@ def fires(w):
 
 @njit(cache=True)
 def new_state(h, w):
-    """Allocate the state of an empty h x w board (no mines), tables filled in."""
+    """Allocate the state of an empty h x w board (no mines, nothing known), tables
+    filled in (layout: ``layout.py``)."""
     n = h * w
     w2 = w + 2
     p = (h + 2) * w2
-    z = (n + 1) * K  # flat index of the region after row N
-    words = z + FIRE_SIZE + n + 1  # fire table, then the work list (n + 1 slots)
-    words0 = words + 2 * p  # (the cell map is words + p)
+    z = (n + 1) * K  # FIRE: the region after row N
+    words = z + FIRE_SIZE + n + 1  # PLANE, after FIRE and QUEUE (n + 1 slots)
+    words0 = words + 3 * p  # TEMPLATE, after PLANE, TRUTH and CELLOF
     planeof = words0 + p
     order = planeof + n
     size = order + n + 1  # + 1: the last int holds n
@@ -189,14 +97,14 @@ def new_state(h, w):
         F[z + x] = fires(x)
     for j in range(p):
         F[words0 + j] = NB_BORDER_WORD
-        F[words + p + j] = -1
+        F[words + 2 * p + j] = -1
     for r in range(h):
         for c in range(w):
             i = r * w + c
             j = words + (r + 1) * w2 + c + 1
             S[i, F_PLANE] = j
             F[planeof + i] = j
-            F[j + p] = i
+            F[j + 2 * p] = i
             k = 0
             mask = 0
             for dr in range(-1, 2):
@@ -210,7 +118,7 @@ def new_state(h, w):
                         S[i, F_NNB] += 1
                         mask |= 1 << k
                     k += 1
-            # no mines yet: every hidden neighbour is safe (add_mine moves one to ML)
+            # nothing known: no known mines (ML 0), no revealed neighbours (SL = all)
             F[j - words + words0] = (NB_ZERO + S[i, F_NNB] * NB_SL
                                      + (mask << NB_MASK_SHIFT) + NB_NOTREV)
     reset_state(S)
@@ -237,15 +145,20 @@ def flat(S):
 
 @njit(cache=True)
 def reset_state(S):
-    """Clear mines, clues, the agent-side state and the counters for a new game."""
+    """A new game: no mines (truth), nothing known (knowledge), counters cleared."""
     n = ncells(S)
     for j in range(C_GAME_END):
         S[n, j] = 0
+    S[n, C_KMINES] = -1
     F = flat(S)
     words = np.uint64(S[n, C_WORDS])
     words0 = np.uint64(S[n, C_WORDS0])
-    for j in range(np.uint64(S[n, C_P])):  # unsigned: the copy vectorizes
+    p = np.uint64(S[n, C_P])
+    for j in range(p):  # unsigned: the copies vectorize
         F[words + j] = F[words0 + j]
+    truth = words + p
+    for j in range(p):
+        F[truth + j] = 0
 
 
 @njit(cache=True)
@@ -257,14 +170,35 @@ def moves(S):
 
 @njit(cache=True)
 def hidden_left(S):
+    """Cells neither revealed, flagged nor detonated."""
     n = ncells(S)
     return n - S[n, C_REV] - S[n, C_FLAG] - S[n, C_DET]
 
 
 @njit(cache=True)
+def hidden_left_flat(F):
+    """:func:`hidden_left` of :func:`flat` state."""
+    n = ncells_flat(F)
+    return n - F[_ix(n, C_REV)] - F[_ix(n, C_FLAG)] - F[_ix(n, C_DET)]
+
+
+@njit(cache=True)
+def mines_left_known(S):
+    """The mine total as told to the agent minus its known mines (negative: not told)."""
+    n = ncells(S)
+    return S[n, C_KMINES] - S[n, C_FLAG] - S[n, C_DET]
+
+
+@njit(cache=True)
 def word(S, c):
-    """Cell ``c``'s word."""
+    """Cell ``c``'s knowledge word."""
     return _get(S, S[c, F_PLANE])
+
+
+@njit(cache=True)
+def truth(S, c):
+    """Cell ``c``'s truth word (the environment's alone)."""
+    return _get(S, S[c, F_PLANE] + S[ncells(S), C_P])
 
 
 @njit(cache=True)
@@ -287,7 +221,19 @@ def status(S, c):
 @njit(cache=True, inline="always")
 def w_status(w):
     """The status in word ``w`` (loops that need several fields read the word once)."""
-    return (w >> NB_ST_SHIFT) & 3
+    return (w >> NB_ST_SHIFT) & NB_ST_MASK
+
+
+@njit(cache=True, inline="always")
+def w_clue(w):
+    """The observed clue in word ``w`` (0 if the cell was not observed)."""
+    return (w >> NB_CLUE_SHIFT) & NB_CLUE_MASK
+
+
+@njit(cache=True, inline="always")
+def w_mask(w):
+    """The hidden-neighbour mask in word ``w`` (bit k: the neighbour in direction k)."""
+    return (w >> NB_MASK_SHIFT) & NB_MASK
 
 
 @njit(cache=True, inline="always")
@@ -299,30 +245,36 @@ def w_hidden(w):
 @njit(cache=True, inline="always")
 def w_mines(w):
     """The number of known-mine neighbours in word ``w``."""
-    return ((w >> NB_CLUE_SHIFT) & 0xF) - mines_left(w)
+    return w_clue(w) - mines_left(w)
 
 
 @njit(cache=True)
 def clue(S, c):
-    """Cell ``c``'s true clue (agents may read it only once the cell is revealed)."""
-    return (word(S, c) >> NB_CLUE_SHIFT) & 0xF
+    """Cell ``c``'s observed clue (0 if not observed): what the agent was shown."""
+    return w_clue(word(S, c))
+
+
+@njit(cache=True)
+def true_clue(S, c):
+    """Cell ``c``'s true clue (the environment's; never for agents)."""
+    return truth(S, c) & T_CLUE_MASK
 
 
 @njit(cache=True)
 def is_mine(S, c):
-    """1 if a mine is on cell ``c`` (for results and checks, never for agents)."""
-    return (word(S, c) >> 20) & 1
+    """1 if a mine is on cell ``c`` (the environment's: results and checks, never agents)."""
+    return 1 if truth(S, c) & T_MINE else 0
 
 
 @njit(cache=True, inline="always")
 def mines_left(w):
-    """Clue minus known-mine neighbours, from a word."""
-    return (w & NB_FIELD) - NB_BIAS
+    """Observed clue minus known-mine neighbours, from a word."""
+    return ((w >> NB_ML_SHIFT) & NB_FIELD) - NB_BIAS
 
 
 @njit(cache=True, inline="always")
 def safe_left(w):
-    """Hidden neighbours minus (clue minus known-mine neighbours), from a word."""
+    """Hidden neighbours minus mines left, from a word."""
     return ((w >> NB_SL_SHIFT) & NB_FIELD) - NB_BIAS
 
 
@@ -340,16 +292,16 @@ def nb_mines(S, c):
 
 @njit(cache=True)
 def set_cell(S, c, st, clue_):
-    """Set cell ``c``'s status and clue (for states not built by actions; call
-    :func:`recount` on every cell afterwards)."""
-    w = word(S, c) & ~(NB_ST | (0xF << NB_CLUE_SHIFT))
+    """Set cell ``c``'s status and observed clue (knowledge typed in, not built by
+    observations: call :func:`recount` on every cell afterwards)."""
+    w = word(S, c) & ~(NB_ST | (NB_CLUE_MASK << NB_CLUE_SHIFT))
     _put(S, S[c, F_PLANE], w | (st << NB_ST_SHIFT) | (clue_ << NB_CLUE_SHIFT))
 
 
 @njit(cache=True)
 def recount(S, c):
     """Rebuild cell ``c``'s word from its neighbours' statuses and its own status and
-    clue; the cell is left off the work list. Used for states not built by actions."""
+    observed clue; the cell is left off the work list. For knowledge typed in."""
     n = ncells(S)
     j = S[c, F_PLANE]
     w = _get(S, j)
@@ -367,33 +319,33 @@ def recount(S, c):
             mask |= 1 << k
         elif st == FLAGGED or st == DETONATED:
             m += 1
-    ml = ((w >> NB_CLUE_SHIFT) & 0xF) - m
+    ml = w_clue(w) - m
     rev = w_status(w) == REVEALED
-    _put(S, j, (w & (NB_MINE | NB_ST | (0xF << NB_CLUE_SHIFT))) + NB_ZERO + ml * NB_ML
+    _put(S, j, (w & (NB_ST | (NB_CLUE_MASK << NB_CLUE_SHIFT))) + NB_ZERO + ml * NB_ML
          + (h - ml) * NB_SL + (mask << NB_MASK_SHIFT) + (0 if rev else NB_NOTREV))
 
 
 @njit(cache=True)
 def add_mine(S, c):
     """Place a mine on cell ``c`` of a reset state (see :func:`add_mine_flat`)."""
-    F = flat(S)
     n = ncells(S)
-    add_mine_flat(F, S[c, F_PLANE], np.uint64(n) * np.uint64(K))
+    add_mine_flat(flat(S), S[c, F_PLANE], np.uint64(n) * np.uint64(K))
 
 
 @njit(cache=True, inline="always")
 def add_mine_flat(F, p, cnt):
-    """Place a mine on the word at flat index ``p``: its neighbours' clues go up, and so
-    does each one's mines-left (their safe-left goes down). ``cnt``: row N's flat index."""
-    F[p] |= NB_MINE
+    """Place a mine on the word at flat index ``p``, in the truth plane: the mine bit,
+    and each neighbour's true clue goes up. ``cnt``: row N's flat index."""
+    t = np.uint64(p) + np.uint64(F[cnt + np.uint64(C_P)])
+    F[t] |= T_MINE
     for k in range(8):
-        F[p + np.uint64(F[cnt + np.uint64(C_OFF + k)])] += NB_ML - NB_SL + NB_CLUE
+        F[t + np.uint64(F[cnt + np.uint64(C_OFF + k)])] += 1
 
 
 @njit(cache=True)
 def cell_of(F, p):
     """The cell of the word at flat index ``p`` (``F`` is :func:`flat` state)."""
-    return F[p + F[_ix(ncells_flat(F), C_P)]]
+    return F[p + 2 * F[_ix(ncells_flat(F), C_P)]]
 
 
 @njit(cache=True, inline="always")
@@ -407,13 +359,15 @@ def _ix(c, f):
     return np.uint64(c) * np.uint64(K) + np.uint64(f)
 
 
+# ---------------------------------------------------------------- moves
+
 @njit(cache=True)
 def act(S, c, kind, why, ref, a):
-    """Apply one action to hidden cell ``c``; return the outcome.
+    """Apply one move to hidden cell ``c``; return the outcome.
 
-    kind A_REVEAL / A_GUESS: query the cell; outcome is its clue, or -1 if it was a mine
-    (detonated: the agent learns it is a mine, no clue). kind A_FLAG: mark a mine;
-    outcome -2. Neighbour words and the work list are updated here, once per action.
+    kind A_REVEAL / A_GUESS: query the cell; the environment answers (:func:`_answer`)
+    and the knowledge observes the answer: a clue, or -1 if it was a mine (detonated: the
+    agent learns it is a mine, no clue). kind A_FLAG: the agent marks a mine; outcome -2.
     """
     return act_flat(flat(S), S[c, F_PLANE], kind, why, ref, a)
 
@@ -426,6 +380,66 @@ def act_flat(F, p, kind, why, ref, a):
                   F[cnt + np.uint64(C_QLEN)])
     F[cnt + np.uint64(C_QLEN)] = q
     return out
+
+
+@njit(cache=True)
+def observe(S, c, v):
+    """The agent's knowledge learns that hidden cell ``c`` is safe and shows ``v``.
+
+    No environment, no truth and no trace: for look-aheads on a copy of the knowledge
+    (:func:`save_knowledge`) and for knowledge built from a real game's position.
+    """
+    _know_flat(flat(S), S[c, F_PLANE], REVEALED, v)
+
+
+@njit(cache=True)
+def observe_mine(S, c):
+    """The agent's knowledge learns that hidden cell ``c`` is a mine (it detonated)."""
+    _know_flat(flat(S), S[c, F_PLANE], DETONATED, 0)
+
+
+@njit(cache=True)
+def flag(S, c):
+    """The agent marks hidden cell ``c`` as a mine in its knowledge (no environment)."""
+    _know_flat(flat(S), S[c, F_PLANE], FLAGGED, 0)
+
+
+@njit(cache=True)
+def _know_flat(F, p, st, v):
+    cnt = _ix(ncells_flat(F), 0)
+    F[cnt + np.uint64(C_QLEN)] = _know(F, cnt, F[cnt + np.uint64(C_W2)], np.uint64(p), st,
+                                       v, F[cnt + np.uint64(C_QLEN)])
+
+
+@njit(cache=True)
+def save_knowledge(S, buf):
+    """Copy the knowledge (counters row and PLANE) into ``buf`` (int32, at least
+    ``layout.knowledge_ints(h, w)`` long): a look-ahead's snapshot. Returns the ints
+    copied."""
+    n = ncells(S)
+    F = flat(S)
+    cnt = _ix(n, 0)
+    words = np.uint64(S[n, C_WORDS])
+    p = np.uint64(S[n, C_P])
+    for j in range(np.uint64(K)):
+        buf[j] = F[cnt + j]
+    for j in range(p):
+        buf[np.uint64(K) + j] = F[words + j]
+    return K + S[n, C_P]
+
+
+@njit(cache=True)
+def restore_knowledge(S, buf):
+    """Undo everything observed since :func:`save_knowledge` wrote ``buf``."""
+    n = ncells(S)
+    F = flat(S)
+    cnt = _ix(n, 0)
+    words = np.uint64(S[n, C_WORDS])
+    p = np.uint64(S[n, C_P])
+    for j in range(np.uint64(K)):
+        F[cnt + j] = buf[j]
+    for j in range(p):
+        F[words + j] = buf[np.uint64(K) + j]
 
 
 @njit(cache=True, inline="always")
@@ -441,53 +455,41 @@ def _touch(F, d, delta, fire_base, queue, q):
 
 
 @njit(cache=True, inline="always")
-def _act(F, cnt, w2, p, kind, why, ref, a, q):
-    """The action (see :func:`act`) on word ``p``, with row N at flat index ``cnt``, plane
-    width ``w2`` and work-list length ``q`` held by the caller (in a register, in the
-    rule loop). Returns (outcome, new length)."""
-    pu = np.uint64(p)
+def _answer(F, cnt, pu):
+    """The environment's answer to a query of the word at ``pu``: the clue shown, or -1
+    for a mine. SENSOR_EXACT reads the truth plane; SENSOR_TAPE reads the answer written
+    in advance for this move (tests run agents on a zeroed truth plane this way)."""
+    if F[cnt + np.uint64(C_SENSOR)] == SENSOR_EXACT:
+        t = F[pu + np.uint64(F[cnt + np.uint64(C_P)])]
+        return -1 if t & T_MINE else t & T_CLUE_MASK
+    m = F[cnt + np.uint64(C_REV)] + F[cnt + np.uint64(C_FLAG)] + F[cnt + np.uint64(C_DET)]
+    return F[_ix(m, F_TOUT)]
+
+
+@njit(cache=True, inline="always")
+def _know(F, cnt, w2, pu, st, v, q):
+    """The one knowledge update: word ``pu`` becomes status ``st`` (REVEALED showing
+    ``v``, FLAGGED or DETONATED), its neighbours lose a hidden neighbour (a safe one or a
+    mine), the counters count it, and cells whose rule now fires are pushed on the work
+    list (length ``q``, returned)."""
     w0 = F[pu]
     fire_base = cnt + np.uint64(K)
     queue = fire_base + np.uint64(FIRE_SIZE)
-    if kind == A_FLAG:
-        F[pu] = w0 | (FLAGGED << NB_ST_SHIFT)
-        F[cnt + np.uint64(C_FLAG)] += 1
-        if (w0 & NB_MINE) == 0:
-            F[cnt + np.uint64(C_WRONG_FLAG)] += 1
-        out = -2
-        delta = -NB_ML  # the neighbours have one unknown mine fewer
-    elif (w0 & NB_MINE) != 0:
-        F[pu] = w0 | (DETONATED << NB_ST_SHIFT)
-        F[cnt + np.uint64(C_DET)] += 1
-        if kind == A_REVEAL:
-            F[cnt + np.uint64(C_SAFE_DET)] += 1
-        out = -1
-        delta = -NB_ML
-    else:
+    if st == REVEALED:
         F[cnt + np.uint64(C_REV)] += 1
-        out = (w0 >> NB_CLUE_SHIFT) & 0xF
-        # it may already satisfy a rule: push it (branch-free, as in _touch)
-        w = (w0 & ~NB_NOTREV) | (REVEALED << NB_ST_SHIFT)
+        # ML += v, SL -= v (see the module notes); it may already satisfy a rule: push
+        # it (branch-free, as in _touch)
+        w = (((w0 & ~NB_NOTREV) | (REVEALED << NB_ST_SHIFT))
+             + v * (NB_ML - NB_SL + NB_CLUE))
         fire = F[fire_base + np.uint64(w & NB_FIRE_BITS)]
-        F[queue + np.uint64(q)] = np.int32(p)
+        F[queue + np.uint64(q)] = np.int32(pu)
         q += fire
         F[pu] = w | (fire * NB_QUEUED)
         delta = -NB_SL  # the neighbours have one unknown safe cell fewer
-    if kind == A_GUESS:
-        F[cnt + np.uint64(C_GUESS)] += 1
-    if F[cnt + np.uint64(C_TRACE)] != 0:
-        # this is move m (counted from 0): every move reveals, flags or detonates a cell
-        m = F[cnt + np.uint64(C_REV)] + F[cnt + np.uint64(C_FLAG)] + F[cnt + np.uint64(C_DET)]
-        im = _ix(m - 1, 0)
-        cells = np.uint64(F[cnt + np.uint64(C_P)])  # word p's cell is at p + cells
-        F[im + np.uint64(F_TKIND)] = kind
-        F[im + np.uint64(F_TCELL)] = F[pu + cells]
-        F[im + np.uint64(F_TOUT)] = out
-        F[im + np.uint64(F_TWHY)] = why
-        if why == R_CLUE_MINES or why == R_CLUE_SAFE:  # the rule loop passes a word index
-            ref = F[np.uint64(ref) + cells]
-        F[im + np.uint64(F_TREF)] = ref
-        F[im + np.uint64(F_TA)] = a
+    else:
+        F[pu] = w0 | (st << NB_ST_SHIFT)
+        F[cnt + np.uint64(C_FLAG if st == FLAGGED else C_DET)] += 1
+        delta = -NB_ML  # the neighbours have one unknown mine fewer
     # Each neighbour: one hidden neighbour fewer (delta and this cell's bit in its mask:
     # this cell is in direction 7 - k of its neighbour in direction k), written out so
     # that every step has constant offsets.
@@ -502,4 +504,41 @@ def _act(F, cnt, w2, p, kind, why, ref, a, q):
     q = _touch(F, dn - one, delta - (1 << (NB_MASK_SHIFT + 2)), fire_base, queue, q)
     q = _touch(F, dn, delta - (1 << (NB_MASK_SHIFT + 1)), fire_base, queue, q)
     q = _touch(F, dn + one, delta - (1 << NB_MASK_SHIFT), fire_base, queue, q)
-    return out, q
+    return q
+
+
+@njit(cache=True, inline="always")
+def _act(F, cnt, w2, p, kind, why, ref, a, q):
+    """The move (see :func:`act`) on word ``p``, with row N at flat index ``cnt``, plane
+    width ``w2`` and work-list length ``q`` held by the caller (in a register, in the
+    rule loop). Returns (outcome, new length)."""
+    pu = np.uint64(p)
+    if kind == A_FLAG:
+        if (F[pu + np.uint64(F[cnt + np.uint64(C_P)])] & T_MINE) == 0:
+            F[cnt + np.uint64(C_WRONG_FLAG)] += 1  # scoring, not knowledge
+        out = -2
+        st = FLAGGED
+    else:
+        out = _answer(F, cnt, pu)
+        if out < 0:
+            st = DETONATED
+            if kind == A_REVEAL:
+                F[cnt + np.uint64(C_SAFE_DET)] += 1
+        else:
+            st = REVEALED
+        if kind == A_GUESS:
+            F[cnt + np.uint64(C_GUESS)] += 1
+    if F[cnt + np.uint64(C_TRACE)] != 0:
+        # this is move m (counted from 0): every move reveals, flags or detonates a cell
+        m = F[cnt + np.uint64(C_REV)] + F[cnt + np.uint64(C_FLAG)] + F[cnt + np.uint64(C_DET)]
+        im = _ix(m, 0)
+        cells = 2 * np.uint64(F[cnt + np.uint64(C_P)])  # word p's cell is at p + 2P
+        F[im + np.uint64(F_TKIND)] = kind
+        F[im + np.uint64(F_TCELL)] = F[pu + cells]
+        F[im + np.uint64(F_TOUT)] = out
+        F[im + np.uint64(F_TWHY)] = why
+        if why == R_CLUE_MINES or why == R_CLUE_SAFE:  # the rule loop passes a word index
+            ref = F[np.uint64(ref) + cells]
+        F[im + np.uint64(F_TREF)] = ref
+        F[im + np.uint64(F_TA)] = a
+    return out, _know(F, cnt, w2, pu, st, max(out, 0), q)

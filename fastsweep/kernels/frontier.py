@@ -17,9 +17,9 @@ constraint id and a hidden cell to its box id (-1: none).
 import numpy as np
 from numba import njit
 
-from .env import (
-    F_AUX, F_NBR, F_NNB, HIDDEN, REVEALED, mines_left, ncells, status, w_hidden, w_status, word,
-)
+from .env import mines_left, ncells, status, w_hidden, w_status, word
+from .layout import F_AUX, F_NBR, F_NNB, HIDDEN, REVEALED
+
 
 # constraint table columns
 CK_CELL = 0

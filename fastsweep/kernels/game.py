@@ -12,11 +12,15 @@ from numba import njit, objmode
 
 from .board import choose, game_rng, shuffle
 from .env import (
-    A_GUESS, C_APPROX, C_DET, C_FLAG, C_GUESS, C_MINES, C_ORDER, C_PLANEOF, C_REV,
-    C_SAFE_DET, C_TRACE, C_WRONG_FLAG, F_NBR, F_NNB, F_PLANE, F_TA, F_TCELL, F_TKIND, F_TOUT,
-    F_TREF, F_TWHY, R_FIRST, _ix, act_flat, add_mine_flat, cell_of, clue, flat, hidden_left,
-    is_mine, ncells, new_state, reset_state, status,
+    _ix, act_flat, add_mine_flat, cell_of, flat, hidden_left, is_mine, ncells, new_state,
+    reset_state, status, true_clue,
 )
+from .layout import (
+    A_GUESS, C_APPROX, C_DET, C_FLAG, C_GUESS, C_KMINES, C_MINES, C_ORDER, C_P, C_PLANEOF,
+    C_REV, C_SAFE_DET, C_SENSOR, C_TRACE, C_WORDS, C_WRONG_FLAG, F_NBR, F_NNB, F_PLANE,
+    F_TA, F_TCELL, F_TKIND, F_TOUT, F_TREF, F_TWHY, R_FIRST, SENSOR_TAPE,
+)
+
 from .env import moves as moves_made
 from .local import apply_mine_count, drain_local
 from .policies import AGENT_BASIC, guess_in_order, new_workspace, next_move
@@ -129,6 +133,8 @@ def setup_game(S, params, layout, seed, game, excluded, pool):
     for j in range(m):  # clues by scattering from the mines: M*8 adds, not N*8 loads
         add_mine_flat(F, np.uint64(pool[j]), cnt)
     S[n, C_MINES] = m
+    if params[P_MINE_COUNT] != 0:
+        S[n, C_KMINES] = m  # the agent is told the total
     return first
 
 
@@ -136,6 +142,12 @@ def setup_game(S, params, layout, seed, game, excluded, pool):
 def play_game(S, trp, params, fparams, layout, seed, game, excluded, pool, ws):
     """Play one whole game; the final state stays in ``S``."""
     first = setup_game(S, params, layout, seed, game, excluded, pool)
+    run_game(S, trp, params, fparams, first, ws)
+
+
+@njit(cache=True)
+def run_game(S, trp, params, fparams, first, ws):
+    """Play a set-up game from its opening cell ``first`` to the end."""
     n = ncells(S)
     classic = params[P_RULES] == RULES_CLASSIC
     agent = params[P_AGENT]
@@ -152,7 +164,7 @@ def play_game(S, trp, params, fparams, layout, seed, game, excluded, pool, ws):
             break
         if classic and S[n, C_REV] == n - S[n, C_MINES]:
             break  # won: every safe cell revealed
-        if mine_count and apply_mine_count(S, classic) > 0:
+        if mine_count and apply_mine_count(S, classic) > 0:  # (the agent's rule)
             continue
         if agent == AGENT_BASIC:  # its whole move, here: a call with four arrays costs
             guess_in_order(F)     # more than the move itself (reference counting)
@@ -240,7 +252,37 @@ def play_traced(h, w, params, fparams, layout, seed, game, moves, probs, final, 
     for c in range(n):
         final[0, c] = status(S, c)
         final[1, c] = is_mine(S, c)
-        final[2, c] = clue(S, c)
+        final[2, c] = true_clue(S, c)
+
+
+@njit(cache=True)
+def play_blind(h, w, params, fparams, layout, seed, game, moves):
+    """Replay game ``game`` with the truth plane zeroed: the environment answers every
+    query from ``moves[:, 2]`` (the outcomes of a traced play of the same game, see
+    :func:`play_traced`) instead of the board. Overwrites ``moves`` with the moves the
+    agent makes. If the agent reads only what it observed, they are the same moves."""
+    S = new_state(h, w)
+    n = h * w
+    S[n, C_TRACE] = 1
+    ws = new_workspace(n)
+    first = setup_game(S, params, layout, seed, game, np.zeros(n, np.uint8),
+                       np.zeros(n, np.int32))
+    F = flat(S)
+    truth0 = np.uint64(S[n, C_WORDS]) + np.uint64(S[n, C_P])
+    for j in range(np.uint64(S[n, C_P])):
+        F[truth0 + j] = 0  # no board behind the game any more
+    for m in range(n):
+        S[m, F_TOUT] = moves[m, 2]
+    S[n, C_SENSOR] = SENSOR_TAPE
+    run_game(S, np.zeros(0, np.float64), params, fparams, first, ws)
+    for m in range(moves_made(S)):
+        moves[m, 0] = S[m, F_TKIND]
+        moves[m, 1] = S[m, F_TCELL]
+        moves[m, 2] = S[m, F_TOUT]
+        moves[m, 3] = S[m, F_TWHY]
+        moves[m, 4] = S[m, F_TREF]
+        moves[m, 5] = S[m, F_TA]
+    return moves_made(S)
 
 
 @njit(cache=True)

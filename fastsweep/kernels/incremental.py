@@ -30,10 +30,11 @@ import numpy as np
 from numba import njit
 
 from .count import DEFAULT_BUDGET, ST_OK, _analyse
-from .env import (
-    C_AGENT_CACHE, C_DET, C_FLAG, C_MINES, C_REV, F_AUX, F_NBR, F_NNB, HIDDEN, REVEALED,
-    ncells, w_hidden, w_mines, w_status, word,
+from .env import mines_left_known, ncells, w_hidden, w_mines, w_status, word
+from .layout import (
+    C_AGENT_CACHE, C_DET, C_FLAG, C_REV, F_AUX, F_NBR, F_NNB, HIDDEN, REVEALED,
 )
+
 from .env import status as cell_status
 from .frontier import CB_C, CB_LEN, CB_SIZE, build_from, order_components
 
@@ -129,7 +130,7 @@ def analyse_changed(S, ws, prior, budget):
                     qt += 1
     hid = n - S[n, C_REV] - S[n, C_FLAG] - S[n, C_DET]
     u = hid - fcells
-    mleft = S[n, C_MINES] - S[n, C_FLAG] - S[n, C_DET]
+    mleft = mines_left_known(S)
     status = ST_OK
     nbox = 0
     box = np.empty((0, CB_LEN), np.int32)

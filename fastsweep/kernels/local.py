@@ -15,11 +15,14 @@ from numba import njit
 
 from .bits import lowest_bit
 from .env import (
-    A_FLAG, A_REVEAL, C_DET, C_FLAG, C_MINES, C_OFF, C_QLEN, C_W2, FIRE_SIZE, F_PLANE,
-    HIDDEN, K, NB_MASK_SHIFT, R_CLUE_MINES, R_CLUE_SAFE, R_COUNT_MINES, R_COUNT_SAFE, _act,
-    _ix, act_flat, flat, hidden_left, mines_left, ncells, ncells_flat, safe_left,
-    status,
+    _act, _ix, act_flat, flat, hidden_left, mines_left, mines_left_known, ncells,
+    ncells_flat, safe_left, status,
 )
+from .layout import (
+    A_FLAG, A_REVEAL, C_OFF, C_QLEN, C_W2, FIRE_SIZE, F_PLANE, HIDDEN, K, NB_MASK_SHIFT,
+    R_CLUE_MINES, R_CLUE_SAFE, R_COUNT_MINES, R_COUNT_SAFE,
+)
+
 
 
 @njit(cache=True)
@@ -74,7 +77,7 @@ def drain_local(F, stop_on_detonation):
 def apply_mine_count(S, stop_on_detonation):
     """Rules that need the total mine count. Returns the number of actions taken."""
     n = ncells(S)
-    left = S[n, C_MINES] - S[n, C_FLAG] - S[n, C_DET]
+    left = mines_left_known(S)
     h = hidden_left(S)
     if h == 0 or (left != 0 and left != h):
         return 0

@@ -11,11 +11,15 @@ from .count import ST_OK, analyse
 from .incremental import W_PROB, analyse_changed
 from .incremental import new_workspace as _new_workspace
 from .env import (
-    A_FLAG, A_GUESS, A_REVEAL, C_APPROX, C_DET, C_FLAG, C_GPTR, C_ORDER, C_REV,
-    F_AUX, F_NNB, F_PLANE, HIDDEN, R_APPROX_GUESS, R_DEDUCE_MINE, R_DEDUCE_SAFE,
-    R_PROB_GUESS, R_RANDOM, _ix, act, act_flat, cell_of, flat, hidden_left,
-    moves, ncells, ncells_flat, status, w_hidden, w_mines, w_status,
+    _ix, act, act_flat, cell_of, flat, hidden_left, moves, ncells, ncells_flat, status,
+    w_hidden, w_mines, w_status,
 )
+from .layout import (
+    A_FLAG, A_GUESS, A_REVEAL, C_APPROX, C_DET, C_FLAG, C_GPTR, C_ORDER, C_REV, F_AUX,
+    F_NNB, F_PLANE, HIDDEN, R_APPROX_GUESS, R_DEDUCE_MINE, R_DEDUCE_SAFE, R_PROB_GUESS,
+    R_RANDOM,
+)
+
 from .frontier import CB_C, CB_DED, CB_NCLUE, CB_REF, CB_SIZE
 
 AGENT_BASIC = 0
