@@ -1,24 +1,108 @@
-"""Agent registry: name -> kernel id and a one-line description.
+"""The agent registry: each agent's name, kernel id, family, description and options, and
+the move reasons with their trace texts.
 
-A new agent is one branch in ``kernels/policies.py`` plus one line here.
+A new agent is one policy (a branch of its family's move, e.g. ``kernels/policies.py``)
+plus one ``AGENTS`` entry; a new family is one ``kernels/run_<family>.py`` module with
+the entry points ``play_batch``, ``play_traced`` and ``play_blind``. A family compiles
+only its own kernels, so the basic agent never pays for the exact inference engine.
 """
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
+
+from .kernels import layout as kl
 
 
 @dataclass(frozen=True)
 class AgentInfo:
-    id: int
-    description: str
+    """One registered agent.
 
+    ``id``: the kernel's agent number (``params[P_AGENT]``); ``family``: the kernel module
+    ``fastsweep.kernels.run_<family>`` that plays it; ``options``: the game options it
+    reads beyond the board and rules (for documentation and the contract tests);
+    ``reasons``: the move reasons (``layout.R_*``) its moves can carry.
+    """
+
+    id: int
+    family: str
+    description: str
+    options: tuple = ()
+    reasons: tuple = ()
+    exact_inference: bool = False  # deduction is complete: it guesses only when nothing is certain
+
+
+_RULE_REASONS = (kl.R_FIRST, kl.R_CLUE_MINES, kl.R_CLUE_SAFE, kl.R_COUNT_SAFE,
+                 kl.R_COUNT_MINES)
 
 AGENTS: dict[str, AgentInfo] = {
-    "basic": AgentInfo(0, "the assignment's basic agent: single-clue rules, else a random guess"),
-    "inference": AgentInfo(1, "complete deduction from all clues (and the mine total), else a random guess"),
-    "probability": AgentInfo(2, "complete deduction, else the hidden cell of lowest exact mine probability"),
+    "basic": AgentInfo(
+        0, "basic", "the assignment's basic agent: single-clue rules, else a random guess",
+        options=("mine_count",), reasons=_RULE_REASONS + (kl.R_RANDOM,)),
+    "inference": AgentInfo(
+        1, "exact", "complete deduction from all clues (and the mine total), else a random "
+        "guess", options=("mine_count", "budget"),
+        reasons=_RULE_REASONS + (kl.R_DEDUCE_SAFE, kl.R_DEDUCE_MINE, kl.R_RANDOM),
+        exact_inference=True),
+    "probability": AgentInfo(
+        2, "exact", "complete deduction, else the hidden cell of lowest exact mine "
+        "probability", options=("mine_count", "budget", "prior"),
+        reasons=_RULE_REASONS + (kl.R_DEDUCE_SAFE, kl.R_DEDUCE_MINE, kl.R_RANDOM,
+                                 kl.R_PROB_GUESS, kl.R_APPROX_GUESS),
+        exact_inference=True),
 }
+
+
+def _rc(cell: int, width: int) -> str:
+    r, c = divmod(int(cell), width)
+    return f"({r},{c})"
+
+
+def _deduced(what):
+    def text(ref, a, p, w):
+        if ref < 0:  # an unconstrained cell: the mine total decides it
+            return f"{what} by deduction from the clues and the mine total ({a} cells touch no clue)"
+        return f"{what} by deduction from {a} clues, e.g. at {_rc(ref, w)}"
+    return text
+
+
+# reason -> (name, text(ref, a, probability, board width)); what ref and a mean is per
+# reason (see layout.R_*)
+REASONS = {
+    kl.R_FIRST: ("first", lambda ref, a, p, w: f"opening move, {a} hidden cells"),
+    kl.R_RANDOM: ("random", lambda ref, a, p, w: f"random guess, {a} hidden cells"),
+    kl.R_CLUE_MINES: ("clue-mines", lambda ref, a, p, w:
+                      f"clue at {_rc(ref, w)} has {a} hidden neighbours left, all mines"),
+    kl.R_CLUE_SAFE: ("clue-safe", lambda ref, a, p, w:
+                     f"clue at {_rc(ref, w)} has all its mines found: {a} hidden neighbours safe"),
+    kl.R_COUNT_SAFE: ("count-safe", lambda ref, a, p, w:
+                      f"all mines found: the {a} hidden cells left are safe"),
+    kl.R_COUNT_MINES: ("count-mines", lambda ref, a, p, w:
+                       f"{a} hidden cells left and {a} mines left: all mines"),
+    kl.R_DEDUCE_SAFE: ("deduce-safe", _deduced("safe")),
+    kl.R_DEDUCE_MINE: ("deduce-mine", _deduced("mine")),
+    kl.R_PROB_GUESS: ("probability", lambda ref, a, p, w:
+                      f"mine probability {p:.3f} (lowest of {a} hidden cells)"),
+    kl.R_APPROX_GUESS: ("approx-probability", lambda ref, a, p, w:
+                        f"approximate mine probability {p:.3f} (work budget exceeded; "
+                        f"{a} hidden cells)"),
+}
+
+
+def reason_text(why: int, ref: int, a: int, p: float, width: int) -> str:
+    """Human-readable reason of one move.
+
+    >>> reason_text(kl.R_RANDOM, -1, 12, float("nan"), 9)
+    'random guess, 12 hidden cells'
+    """
+    entry = REASONS.get(int(why))
+    return entry[1](ref, a, p, width) if entry else f"reason {why}"
 
 
 def agent_id(name: str) -> int:
     return AGENTS[name].id
+
+
+def kernels_for(name: str):
+    """The kernel module that plays agent ``name`` (imported on first use)."""
+    return importlib.import_module(f"fastsweep.kernels.run_{AGENTS[name].family}")

@@ -238,11 +238,14 @@ def check_games(games, name="games") -> int:
     return int(games)
 
 
-def agent_params(cfg: GameConfig):
-    """The (int64 params, float64 fparams) arrays the kernels take."""
+def agent_params(cfg: GameConfig, seed: int = 0):
+    """The (int64 params, float64 fparams) arrays the kernels take (root ``seed``)."""
     from .kernels import game as kg
 
     params = np.zeros(kg.P_LEN, np.int64)
+    params[kg.P_H] = cfg.height
+    params[kg.P_W] = cfg.width
+    params[kg.P_SEED] = np.array([seed], np.uint64).view(np.int64)[0]
     params[kg.P_RULES] = kg.RULES_CLASSIC if cfg.rules == "classic" else kg.RULES_KEEP_GOING
     params[kg.P_FIRST_CLICK] = FIRST_CLICKS.index(cfg.first_click)
     params[kg.P_FIRST_CELL] = cfg.first_cell_index()

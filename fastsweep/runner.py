@@ -8,6 +8,7 @@ import time
 import numpy as np
 import pandas as pd
 
+from .agents import kernels_for
 from .config import GameConfig, agent_params, check_games, check_seed, make_config
 from .kernels import game as kg
 
@@ -25,18 +26,15 @@ def play_chunk(cfg: GameConfig, seed: int, first_game: int, games: int, keep_boa
     and ``(final_state, mines)`` arrays of shape (games, N) if ``keep_boards`` else None.
     Game ``i`` depends only on (seed, i) and ``cfg``.
     """
-    params, fparams = agent_params(cfg)
+    params, fparams = agent_params(cfg, seed)
     layout = cfg.layout if cfg.layout is not None else np.zeros(0, np.uint8)
     out = np.zeros((games, kg.OUT_LEN), np.int64)
     secs = np.zeros(games if timing else 0, np.float64)
-    shape = (games, cfg.cells) if keep_boards else (0, 0)
-    fst = np.zeros(shape, np.int8)
-    fmine = np.zeros(shape, np.uint8)
-    kg.play_batch(cfg.height, cfg.width, params, fparams, layout, np.uint64(seed),
-                  first_game, games, out, secs, fst, fmine)
+    boards = np.zeros((2, games, cfg.cells) if keep_boards else (2, 0, 0), np.int8)
+    kernels_for(cfg.agent).play_batch(params, fparams, layout, first_game, out, secs, boards)
     if not timing:
         secs = np.zeros(games, np.float64)
-    return out, secs, ((fst, fmine) if keep_boards else None)
+    return out, secs, ((boards[0], boards[1].view(np.uint8)) if keep_boards else None)
 
 
 def scores(out: np.ndarray) -> np.ndarray:

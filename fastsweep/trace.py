@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .agents import kernels_for, reason_text
 from .config import GameConfig, agent_params, check_seed, make_config
 from .kernels import layout as kl
 from .kernels import game as kg
@@ -20,33 +21,6 @@ ACTIONS = {kl.A_REVEAL: "reveal", kl.A_FLAG: "flag", kl.A_GUESS: "guess"}
 def _rc(cell: int, width: int) -> str:
     r, c = divmod(int(cell), width)
     return f"({r},{c})"
-
-
-def reason_text(why: int, ref: int, a: int, p: float, width: int) -> str:
-    """Human-readable reason of one move (see the ``R_*`` codes in kernels/env.py)."""
-    if why == kl.R_FIRST:
-        return f"opening move, {a} hidden cells"
-    if why == kl.R_RANDOM:
-        return f"random guess, {a} hidden cells"
-    if why == kl.R_CLUE_MINES:
-        return f"clue at {_rc(ref, width)} has {a} hidden neighbours left, all mines"
-    if why == kl.R_CLUE_SAFE:
-        return f"clue at {_rc(ref, width)} has all its mines found: {a} hidden neighbours safe"
-    if why == kl.R_COUNT_SAFE:
-        return f"all mines found: the {a} hidden cells left are safe"
-    if why == kl.R_COUNT_MINES:
-        return f"{a} hidden cells left and {a} mines left: all mines"
-    if why in (kl.R_DEDUCE_SAFE, kl.R_DEDUCE_MINE):
-        what = "safe" if why == kl.R_DEDUCE_SAFE else "mine"
-        if ref < 0:  # an unconstrained cell: the mine total decides it
-            return (f"{what} by deduction from the clues and the mine total "
-                    f"({a} cells touch no clue)")
-        return f"{what} by deduction from {a} clues, e.g. at {_rc(ref, width)}"
-    if why == kl.R_PROB_GUESS:
-        return f"mine probability {p:.3f} (lowest of {a} hidden cells)"
-    if why == kl.R_APPROX_GUESS:
-        return f"approximate mine probability {p:.3f} (work budget exceeded; {a} hidden cells)"
-    return f"reason {why}"
 
 
 @dataclass
@@ -126,15 +100,15 @@ def play(agent, size, mines=None, density=None, seed=0, game=0, rules="keep-goin
     seed = check_seed(seed)
     if not isinstance(game, (int, np.integer)) or isinstance(game, bool) or game < 0:
         raise ValueError(f"game: must be an integer >= 0, got {game!r}")
-    params, fparams = agent_params(cfg)
+    params, fparams = agent_params(cfg, seed)
     n = cfg.cells
     lay = cfg.layout if cfg.layout is not None else np.zeros(0, np.uint8)
     moves = np.zeros((n, 6), np.int32)
     probs = np.full(n, np.nan)
     final = np.zeros((3, n), np.int32)
     out = np.zeros((1, kg.OUT_LEN), np.int64)
-    kg.play_traced(cfg.height, cfg.width, params, fparams, lay, np.uint64(seed), int(game),
-                   moves, probs, final, out)
+    kernels_for(cfg.agent).play_traced(params, fparams, lay, int(game), moves, probs, final,
+                                       out)
     o = out[0]
     k = int(o[kg.OUT_MOVES])
     mv = moves[:k]

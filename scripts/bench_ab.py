@@ -24,7 +24,6 @@ import tarfile
 import tempfile
 import time
 
-import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -38,21 +37,17 @@ def load_revision(rev: str, dest: str, name: str = "fastsweep_ab"):
     os.rename(os.path.join(dest, "fastsweep"), os.path.join(dest, name))
     sys.path.insert(0, dest)
     return (importlib.import_module(name + ".config"),
-            importlib.import_module(name + ".kernels.game"))
+            importlib.import_module(name + ".runner"))
 
 
-def batch_runner(config, game, size, mines, density, games, agent="basic",
+def batch_runner(config, runner, size, mines, density, games, agent="basic",
                  rules="keep-going"):
+    """A function seed -> result table of ``games`` games, through the revision's own
+    ``runner.play_chunk`` (so kernel signatures may differ between the revisions)."""
     cfg = config.make_config(agent, size, mines=mines, density=density, rules=rules)
-    params, fparams = config.agent_params(cfg)
-    empty = np.zeros(0, np.uint8)
 
     def play(seed):
-        out = np.zeros((games, game.OUT_LEN), np.int64)
-        game.play_batch(cfg.height, cfg.width, params, fparams, empty, np.uint64(seed), 0,
-                        games, out, np.zeros(0), np.zeros((0, 0), np.int8),
-                        np.zeros((0, 0), np.uint8))
-        return out
+        return runner.play_chunk(cfg, seed, 0, games, timing=False)[0]
     return play
 
 
@@ -80,7 +75,7 @@ def main(argv=None):
     size, mines, density = parse_board(a.board)
     sys.path.insert(0, ROOT)
     import fastsweep.config as new_config
-    import fastsweep.kernels.game as new_game
+    import fastsweep.runner as new_game
     with tempfile.TemporaryDirectory() as tmp:
         old_config, old_game = load_revision(a.rev, tmp)
         kw = dict(agent=a.agent, rules=a.rules)

@@ -13,12 +13,12 @@ SHAPES = [(1, 1), (1, 2), (1, 7), (7, 1), (2, 2), (3, 3), (4, 6), (5, 5), (6, 4)
 
 
 def kernel_draw(cfg, seed, game):
-    params, _ = agent_params(cfg)
+    params, _ = agent_params(cfg, seed)
     n = cfg.cells
     order = np.zeros(n, np.int32)
     mine = np.zeros(n, np.uint8)
     lay = cfg.layout if cfg.layout is not None else np.zeros(0, np.uint8)
-    first = kg.draw_game(cfg.height, cfg.width, params, lay, np.uint64(seed), game, order, mine)
+    first = kg.draw_game(params, lay, game, order, mine)
     return order, mine, first
 
 

@@ -4,6 +4,7 @@ against the full path (forced by a negative budget) on other boards."""
 import numpy as np
 import pytest
 
+from fastsweep.agents import kernels_for
 from fastsweep.config import agent_params, make_config
 from fastsweep.kernels import game as kg
 from incremental_ref import AGENTS, CASES, PATH, TRACE_GAMES, compute, key, trace_moves
@@ -30,12 +31,12 @@ def test_traces_match_stored_reference(agent, mc):
 
 
 def _play(cfg, seed, games, budget):
-    params, fparams = agent_params(cfg)
+    params, fparams = agent_params(cfg, seed)
     params[kg.P_BUDGET] = budget  # < 0: full re-analysis at every step (internal switch)
     layout = np.zeros(0, np.uint8)
     out = np.zeros((games, kg.OUT_LEN), np.int64)
-    kg.play_batch(cfg.height, cfg.width, params, fparams, layout, np.uint64(seed), 0, games,
-                  out, np.zeros(0), np.zeros((0, 0), np.int8), np.zeros((0, 0), np.uint8))
+    kernels_for(cfg.agent).play_batch(params, fparams, layout, 0, out, np.zeros(0),
+                                      np.zeros((2, 0, 0), np.int8))
     return out
 
 

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from fastsweep import AGENTS
+from fastsweep.agents import kernels_for
 from fastsweep.config import agent_params, make_config
 from fastsweep.kernels import env
 from fastsweep.kernels import game as kg
@@ -20,13 +21,12 @@ BOARDS = [((1, 1), 0), ((1, 7), 2), ((6, 1), 1), ((5, 7), 6), ((9, 9), 10), ((8,
 
 
 def _traced(cfg, seed, game):
-    params, fparams = agent_params(cfg)
+    params, fparams = agent_params(cfg, seed)
     n = cfg.cells
     moves = np.zeros((n, 6), np.int32)
     out = np.zeros((1, kg.OUT_LEN), np.int64)
-    kg.play_traced(cfg.height, cfg.width, params, fparams, np.zeros(0, np.uint8),
-                   np.uint64(seed), game, moves, np.full(n, np.nan),
-                   np.zeros((3, n), np.int32), out)
+    kernels_for(cfg.agent).play_traced(params, fparams, np.zeros(0, np.uint8), game, moves,
+                                       np.full(n, np.nan), np.zeros((3, n), np.int32), out)
     return moves[:int(out[0, kg.OUT_MOVES])]
 
 
@@ -39,13 +39,13 @@ def test_agents_decide_the_same_on_a_zeroed_board(agent, rules, mine_count):
         fc = "any" if m > h * w - 1 else None
         cfg = make_config(agent, (h, w), mines=m, rules=rules, mine_count=mine_count,
                           first_click=fc)
-        params, fparams = agent_params(cfg)
+        params, fparams = agent_params(cfg, 11)
+        blind = kernels_for(agent).play_blind
         for game in range(6):
             ref = _traced(cfg, 11, game)
             tape = np.zeros((cfg.cells, 6), np.int32)
             tape[:len(ref)] = ref
-            k = kg.play_blind(h, w, params, fparams, np.zeros(0, np.uint8), np.uint64(11),
-                              game, tape)
+            k = blind(params, fparams, np.zeros(0, np.uint8), game, tape)
             assert k == len(ref), (h, w, m, game)
             assert np.array_equal(tape[:k], ref), (h, w, m, game)
             replayed += k
@@ -55,12 +55,12 @@ def test_agents_decide_the_same_on_a_zeroed_board(agent, rules, mine_count):
 def test_blind_replay_notices_a_wrong_answer():
     # the harness can fail: answering one query differently changes the agent's moves
     cfg = make_config("basic", (9, 9), mines=10)
-    params, fparams = agent_params(cfg)
+    params, fparams = agent_params(cfg, 3)
     ref = _traced(cfg, 3, 0)
     tape = np.zeros((81, 6), np.int32)
     tape[:len(ref)] = ref
     tape[0, 2] = 0 if ref[0, 2] != 0 else 1  # the opening move shows another clue
-    k = kg.play_blind(9, 9, params, fparams, np.zeros(0, np.uint8), np.uint64(3), 0, tape)
+    k = kernels_for("basic").play_blind(params, fparams, np.zeros(0, np.uint8), 0, tape)
     assert k != len(ref) or not np.array_equal(tape[:k], ref)
 
 

@@ -43,10 +43,10 @@ from .layout import (
     C_ORDER, C_P, C_PLANEOF, C_QLEN, C_REV, C_SAFE_DET, C_SENSOR, C_TRACE, C_W2, C_WORDS,
     C_WORDS0, C_WRONG_FLAG, DETONATED, F_NBR, F_NNB, F_PLANE, F_TA, F_TCELL, F_TKIND,
     F_TOUT, F_TREF, F_TWHY, FIRE_SIZE, FLAGGED, HIDDEN, K, KSHIFT, NB_BIAS, NB_BORDER,
-    NB_BORDER_WORD, NB_CLUE, NB_CLUE_MASK, NB_CLUE_SHIFT, NB_FIELD, NB_FIRE_BITS, NB_MASK,
+    NB_BORDER_WORD, NB_CLUE_MASK, NB_CLUE_SHIFT, NB_FIELD, NB_FIRE_BITS, NB_MASK,
     NB_MASK_SHIFT, NB_ML, NB_ML_SHIFT, NB_NOTREV, NB_QUEUED, NB_SL, NB_SL_SHIFT, NB_ST,
-    NB_ST_MASK, NB_ST_SHIFT, NB_ZERO, R_CLUE_MINES, R_CLUE_SAFE, REVEALED, SENSOR_EXACT,
-    T_CLUE_MASK, T_MINE,
+    NB_ST_MASK, NB_ST_SHIFT, NB_ZERO, R_CLUE_MINES, R_CLUE_SAFE, REVEALED, SENSOR_TAPE,
+    NB_OBS, T_MINE, T_ROUND,
 )
 
 _KSHIFT = KSHIFT
@@ -257,7 +257,13 @@ def clue(S, c):
 @njit(cache=True)
 def true_clue(S, c):
     """Cell ``c``'s true clue (the environment's; never for agents)."""
-    return truth(S, c) & T_CLUE_MASK
+    return t_clue(truth(S, c))
+
+
+@njit(cache=True, inline="always")
+def t_clue(t):
+    """The true clue in truth word ``t``."""
+    return ((t & ~T_MINE) + T_ROUND) >> NB_CLUE_SHIFT
 
 
 @njit(cache=True)
@@ -339,7 +345,7 @@ def add_mine_flat(F, p, cnt):
     t = np.uint64(p) + np.uint64(F[cnt + np.uint64(C_P)])
     F[t] |= T_MINE
     for k in range(8):
-        F[t + np.uint64(F[cnt + np.uint64(C_OFF + k)])] += 1
+        F[t + np.uint64(F[cnt + np.uint64(C_OFF + k)])] += NB_OBS
 
 
 @njit(cache=True)
@@ -389,7 +395,7 @@ def observe(S, c, v):
     No environment, no truth and no trace: for look-aheads on a copy of the knowledge
     (:func:`save_knowledge`) and for knowledge built from a real game's position.
     """
-    _know_flat(flat(S), S[c, F_PLANE], REVEALED, v)
+    _know_flat(flat(S), S[c, F_PLANE], REVEALED, v * NB_OBS)
 
 
 @njit(cache=True)
@@ -405,10 +411,10 @@ def flag(S, c):
 
 
 @njit(cache=True)
-def _know_flat(F, p, st, v):
+def _know_flat(F, p, st, inc):
     cnt = _ix(ncells_flat(F), 0)
     F[cnt + np.uint64(C_QLEN)] = _know(F, cnt, F[cnt + np.uint64(C_W2)], np.uint64(p), st,
-                                       v, F[cnt + np.uint64(C_QLEN)])
+                                       inc, F[cnt + np.uint64(C_QLEN)])
 
 
 @njit(cache=True)
@@ -454,24 +460,35 @@ def _touch(F, d, delta, fire_base, queue, q):
     return q + fire
 
 
-@njit(cache=True, inline="always")
-def _answer(F, cnt, pu):
-    """The environment's answer to a query of the word at ``pu``: the clue shown, or -1
-    for a mine. SENSOR_EXACT reads the truth plane; SENSOR_TAPE reads the answer written
-    in advance for this move (tests run agents on a zeroed truth plane this way)."""
-    if F[cnt + np.uint64(C_SENSOR)] == SENSOR_EXACT:
-        t = F[pu + np.uint64(F[cnt + np.uint64(C_P)])]
-        return -1 if t & T_MINE else t & T_CLUE_MASK
+@njit(cache=True)
+def _record(F, cnt, pu, t, kind, why, ref, a):
+    """Trace mode: record this move in row m of the trace (m = moves so far) and return
+    the truth word the environment answers with: ``t``, or under SENSOR_TAPE the answer
+    written in advance in the row's F_TOUT (tests run agents on a zeroed truth plane
+    this way: -1 a mine, -2 a flag, else the clue)."""
     m = F[cnt + np.uint64(C_REV)] + F[cnt + np.uint64(C_FLAG)] + F[cnt + np.uint64(C_DET)]
-    return F[_ix(m, F_TOUT)]
+    im = _ix(m, 0)
+    if F[cnt + np.uint64(C_SENSOR)] == SENSOR_TAPE:
+        v = F[im + np.uint64(F_TOUT)]
+        t = T_MINE if v < 0 else v * NB_OBS
+    cells = 2 * np.uint64(F[cnt + np.uint64(C_P)])  # word p's cell is at p + 2P
+    F[im + np.uint64(F_TKIND)] = kind
+    F[im + np.uint64(F_TCELL)] = F[pu + cells]
+    F[im + np.uint64(F_TOUT)] = -2 if kind == A_FLAG else (-1 if t & T_MINE else t_clue(t))
+    F[im + np.uint64(F_TWHY)] = why
+    if why == R_CLUE_MINES or why == R_CLUE_SAFE:  # the rule loop passes a word index
+        ref = F[np.uint64(ref) + cells]
+    F[im + np.uint64(F_TREF)] = ref
+    F[im + np.uint64(F_TA)] = a
+    return t
 
 
 @njit(cache=True, inline="always")
-def _know(F, cnt, w2, pu, st, v, q):
-    """The one knowledge update: word ``pu`` becomes status ``st`` (REVEALED showing
-    ``v``, FLAGGED or DETONATED), its neighbours lose a hidden neighbour (a safe one or a
-    mine), the counters count it, and cells whose rule now fires are pushed on the work
-    list (length ``q``, returned)."""
+def _know(F, cnt, w2, pu, st, inc, q):
+    """The one knowledge update: word ``pu`` becomes status ``st`` (REVEALED showing v,
+    given as ``inc`` = v * NB_OBS; FLAGGED or DETONATED), its neighbours lose a hidden
+    neighbour (a safe one or a mine), the counters count it, and cells whose rule now
+    fires are pushed on the work list (length ``q``, returned)."""
     w0 = F[pu]
     fire_base = cnt + np.uint64(K)
     queue = fire_base + np.uint64(FIRE_SIZE)
@@ -479,8 +496,7 @@ def _know(F, cnt, w2, pu, st, v, q):
         F[cnt + np.uint64(C_REV)] += 1
         # ML += v, SL -= v (see the module notes); it may already satisfy a rule: push
         # it (branch-free, as in _touch)
-        w = (((w0 & ~NB_NOTREV) | (REVEALED << NB_ST_SHIFT))
-             + v * (NB_ML - NB_SL + NB_CLUE))
+        w = ((w0 & ~NB_NOTREV) | (REVEALED << NB_ST_SHIFT)) + inc
         fire = F[fire_base + np.uint64(w & NB_FIRE_BITS)]
         F[queue + np.uint64(q)] = np.int32(pu)
         q += fire
@@ -511,34 +527,27 @@ def _know(F, cnt, w2, pu, st, v, q):
 def _act(F, cnt, w2, p, kind, why, ref, a, q):
     """The move (see :func:`act`) on word ``p``, with row N at flat index ``cnt``, plane
     width ``w2`` and work-list length ``q`` held by the caller (in a register, in the
-    rule loop). Returns (outcome, new length)."""
+    rule loop). Returns (outcome, new length). The environment's part: read the truth
+    word (the answer), score the move; the knowledge's part: :func:`_know`."""
     pu = np.uint64(p)
+    t = F[pu + np.uint64(F[cnt + np.uint64(C_P)])]
+    if F[cnt + np.uint64(C_TRACE)] != 0:
+        t = _record(F, cnt, pu, t, kind, why, ref, a)
+    inc = 0
     if kind == A_FLAG:
-        if (F[pu + np.uint64(F[cnt + np.uint64(C_P)])] & T_MINE) == 0:
+        if (t & T_MINE) == 0:
             F[cnt + np.uint64(C_WRONG_FLAG)] += 1  # scoring, not knowledge
         out = -2
         st = FLAGGED
+    elif (t & T_MINE) != 0:
+        if kind == A_REVEAL:
+            F[cnt + np.uint64(C_SAFE_DET)] += 1
+        out = -1
+        st = DETONATED
     else:
-        out = _answer(F, cnt, pu)
-        if out < 0:
-            st = DETONATED
-            if kind == A_REVEAL:
-                F[cnt + np.uint64(C_SAFE_DET)] += 1
-        else:
-            st = REVEALED
-        if kind == A_GUESS:
-            F[cnt + np.uint64(C_GUESS)] += 1
-    if F[cnt + np.uint64(C_TRACE)] != 0:
-        # this is move m (counted from 0): every move reveals, flags or detonates a cell
-        m = F[cnt + np.uint64(C_REV)] + F[cnt + np.uint64(C_FLAG)] + F[cnt + np.uint64(C_DET)]
-        im = _ix(m, 0)
-        cells = 2 * np.uint64(F[cnt + np.uint64(C_P)])  # word p's cell is at p + 2P
-        F[im + np.uint64(F_TKIND)] = kind
-        F[im + np.uint64(F_TCELL)] = F[pu + cells]
-        F[im + np.uint64(F_TOUT)] = out
-        F[im + np.uint64(F_TWHY)] = why
-        if why == R_CLUE_MINES or why == R_CLUE_SAFE:  # the rule loop passes a word index
-            ref = F[np.uint64(ref) + cells]
-        F[im + np.uint64(F_TREF)] = ref
-        F[im + np.uint64(F_TA)] = a
-    return out, _know(F, cnt, w2, pu, st, max(out, 0), q)
+        out = t_clue(t)
+        inc = t
+        st = REVEALED
+    if kind == A_GUESS:
+        F[cnt + np.uint64(C_GUESS)] += 1
+    return out, _know(F, cnt, w2, pu, st, inc, q)

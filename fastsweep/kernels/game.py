@@ -1,4 +1,9 @@
-"""The game loop and the batch runner: many games of one configuration per compiled call.
+"""The environment's game: set-up, the rules' loop steps, and recording results.
+
+Shared by every agent family; the family modules (``run_basic.py``, ``run_exact.py``)
+hold the game loop with their agent's move and the batch entry points, so a family
+compiles only its own agents' kernels (a fresh install running the basic agent does
+not compile the exact inference engine).
 
 A configuration is passed as a small int64 array ``params`` (indices ``P_*``) plus a
 float64 array ``fparams`` (``F_*``), so adding a rule or option does not change any
@@ -15,15 +20,13 @@ from .env import (
     _ix, act_flat, add_mine_flat, cell_of, flat, hidden_left, is_mine, ncells, new_state,
     reset_state, status, true_clue,
 )
+from .env import moves as moves_made
 from .layout import (
     A_GUESS, C_APPROX, C_DET, C_FLAG, C_GUESS, C_KMINES, C_MINES, C_ORDER, C_P, C_PLANEOF,
     C_REV, C_SAFE_DET, C_SENSOR, C_TRACE, C_WORDS, C_WRONG_FLAG, F_NBR, F_NNB, F_PLANE,
     F_TA, F_TCELL, F_TKIND, F_TOUT, F_TREF, F_TWHY, R_FIRST, SENSOR_TAPE,
 )
-
-from .env import moves as moves_made
 from .local import apply_mine_count, drain_local
-from .policies import AGENT_BASIC, guess_in_order, new_workspace, next_move
 
 RULES_KEEP_GOING = 0
 RULES_CLASSIC = 1
@@ -38,7 +41,10 @@ P_MINES = 3
 P_AGENT = 4
 P_MINE_COUNT = 5
 P_BUDGET = 6  # work budget of exact analyses (agent-specific meaning)
-P_LEN = 7
+P_H = 7  # board height
+P_W = 8  # board width
+P_SEED = 9  # root seed (the uint64's bits)
+P_LEN = 10
 
 F_PRIOR = 0
 F_LEN = 1
@@ -54,6 +60,11 @@ OUT_SAFE_DETONATIONS = 7
 OUT_APPROX = 8
 OUT_MINES = 9
 OUT_LEN = 10
+
+# what settle() leaves to the caller
+OVER = 0  # the game is over
+ACTED = 1  # the mine-count rule acted: settle again
+AGENT = 2  # the agent must move
 
 
 @njit(cache=True)
@@ -85,8 +96,9 @@ def _first_cell(S, params, layout):
 
 
 @njit(cache=True)
-def setup_game(S, params, layout, seed, game, excluded, pool):
+def setup_game(S, params, layout, game, scratch):
     """Draw the guess order and the mines of game ``game``; return the opening cell.
+    ``scratch``: int32, 2N (zeros in its second half; left so).
 
     Two independent streams (order, mines) so that a game's guess order does not depend
     on the rules or the mine count: agents and configurations share their luck. Both
@@ -94,6 +106,9 @@ def setup_game(S, params, layout, seed, game, excluded, pool):
     so the guess order and the mines come out as word indices with no lookup.
     """
     n = ncells(S)
+    seed = np.uint64(params[P_SEED])
+    pool = scratch[:n]
+    excluded = scratch[n:]
     F = flat(S)
     planeof = np.uint64(S[n, C_PLANEOF])
     order = np.uint64(S[n, C_ORDER])
@@ -139,38 +154,40 @@ def setup_game(S, params, layout, seed, game, excluded, pool):
 
 
 @njit(cache=True)
-def play_game(S, trp, params, fparams, layout, seed, game, excluded, pool, ws):
-    """Play one whole game; the final state stays in ``S``."""
-    first = setup_game(S, params, layout, seed, game, excluded, pool)
-    run_game(S, trp, params, fparams, first, ws)
+def open_game(S, first):
+    """The opening move on cell ``first``."""
+    act_flat(flat(S), S[first, F_PLANE], A_GUESS, R_FIRST, -1, ncells(S))
 
 
 @njit(cache=True)
-def run_game(S, trp, params, fparams, first, ws):
-    """Play a set-up game from its opening cell ``first`` to the end."""
+def settle(S, F, classic, mine_count):
+    """The rules' part of a loop step: the single-clue rules to their closure, the end
+    of the game, the mine-count rules. Returns OVER, ACTED (settle again) or AGENT (the
+    agent must move). ``F`` is ``S`` flat."""
     n = ncells(S)
-    classic = params[P_RULES] == RULES_CLASSIC
-    agent = params[P_AGENT]
-    mine_count = params[P_MINE_COUNT] != 0
-    F = flat(S)  # the hot kernels index it (see env._ix)
-    act_flat(F, S[first, F_PLANE], A_GUESS, R_FIRST, -1, n)
-    while True:
-        if classic and S[n, C_DET] > 0:
-            break
-        drain_local(F, classic)
-        if classic and S[n, C_DET] > 0:
-            break
-        if hidden_left(S) == 0:
-            break
-        if classic and S[n, C_REV] == n - S[n, C_MINES]:
-            break  # won: every safe cell revealed
-        if mine_count and apply_mine_count(S, classic) > 0:  # (the agent's rule)
-            continue
-        if agent == AGENT_BASIC:  # its whole move, here: a call with four arrays costs
-            guess_in_order(F)     # more than the move itself (reference counting)
-        else:
-            next_move(S, F, trp, agent, mine_count, fparams[F_PRIOR], params[P_BUDGET], ws,
-                      classic)
+    if classic and S[n, C_DET] > 0:
+        return OVER
+    drain_local(F, classic)
+    if classic and S[n, C_DET] > 0:
+        return OVER
+    if hidden_left(S) == 0:
+        return OVER
+    if classic and S[n, C_REV] == n - S[n, C_MINES]:
+        return OVER  # won: every safe cell revealed
+    if mine_count and apply_mine_count(S, classic) > 0:  # (the agent's rule)
+        return ACTED
+    return AGENT
+
+
+@njit(cache=True)
+def new_batch_state(params, trace):
+    """(state, set-up scratch) for games of ``params``' board."""
+    h = params[P_H]
+    w = params[P_W]
+    S = new_state(h, w)
+    if trace:
+        S[h * w, C_TRACE] = 1
+    return S, np.zeros(2 * h * w, np.int32)
 
 
 @njit(cache=True)
@@ -189,109 +206,72 @@ def summarize(S, out, i):
 
 
 @njit(cache=True)
-def _clock():
-    with objmode(t="float64"):
-        t = time.perf_counter()
+def clock(on):
+    """Seconds (perf_counter), or 0.0 when ``on`` is false: the clock is a call into
+    Python (~1 us), so untimed batches skip it."""
+    t = 0.0
+    if on:
+        with objmode(t="float64"):
+            t = time.perf_counter()
     return t
 
 
 @njit(cache=True)
-def play_batch(h, w, params, fparams, layout, seed, first_game, games, out, secs,
-               final_st, final_mine):
-    """Play games first_game .. first_game+games-1; row i of ``out`` is game first_game+i.
-
-    ``secs`` receives each game's wall-clock seconds, or is empty to skip timing.
-    ``final_st`` / ``final_mine`` are (games, N) arrays to keep each final board, or
-    (0, 0) arrays to skip that (tests use them to check invariants).
-    """
-    S = new_state(h, w)
-    n = h * w
-    trp = np.zeros(0, np.float64)
-    excluded = np.zeros(n, np.uint8)
-    pool = np.zeros(n, np.int32)
-    ws = new_workspace(n)
-    keep = final_st.shape[0] > 0
-    timed = secs.shape[0] > 0  # the clock is a call into Python (~1 us): skippable
-    t0 = 0.0
-    for i in range(games):
-        if timed:
-            t0 = _clock()
-        play_game(S, trp, params, fparams, layout, seed, first_game + i, excluded, pool, ws)
-        if timed:
-            secs[i] = _clock() - t0
-        summarize(S, out, i)
-        if keep:
-            for c in range(n):
-                final_st[i, c] = status(S, c)
-                final_mine[i, c] = is_mine(S, c)
+def record(S, out, secs, boards, i, t0):
+    """Game i is over: its results, seconds (if timed) and final board (if kept: boards
+    is int8 (2, games, N): statuses and mines, or empty)."""
+    if secs.shape[0] > 0:
+        secs[i] = clock(True) - t0
+    summarize(S, out, i)
+    if boards.shape[1] > 0:
+        for c in range(ncells(S)):
+            boards[0, i, c] = status(S, c)
+            boards[1, i, c] = is_mine(S, c)
 
 
 @njit(cache=True)
-def play_traced(h, w, params, fparams, layout, seed, game, moves, probs, final, out):
-    """Play one game recording every move.
-
-    ``moves`` int32 (N, 6): kind, cell, outcome, reason, ref, a of each move (rows beyond
-    the move count untouched); ``probs`` float64 (N): probability of probability guesses;
-    ``final`` int32 (3, N): final state, mines and true clues.
-    """
-    S = new_state(h, w)
-    n = h * w
-    S[n, C_TRACE] = 1
-    excluded = np.zeros(n, np.uint8)
-    pool = np.zeros(n, np.int32)
-    ws = new_workspace(n)
-    play_game(S, probs, params, fparams, layout, seed, game, excluded, pool, ws)
-    summarize(S, out, 0)
-    for m in range(moves_made(S)):
+def read_trace(S, moves, final):
+    """Copy the recorded moves into ``moves`` (int32 (N, 6): kind, cell, outcome, reason,
+    ref, a) and, if ``final`` is not empty, the final state, mines and true clues into
+    ``final`` (int32 (3, N)). Returns the number of moves."""
+    k = moves_made(S)
+    for m in range(k):
         moves[m, 0] = S[m, F_TKIND]
         moves[m, 1] = S[m, F_TCELL]
         moves[m, 2] = S[m, F_TOUT]
         moves[m, 3] = S[m, F_TWHY]
         moves[m, 4] = S[m, F_TREF]
         moves[m, 5] = S[m, F_TA]
-    for c in range(n):
-        final[0, c] = status(S, c)
-        final[1, c] = is_mine(S, c)
-        final[2, c] = true_clue(S, c)
+    if final.shape[0] > 0:
+        for c in range(ncells(S)):
+            final[0, c] = status(S, c)
+            final[1, c] = is_mine(S, c)
+            final[2, c] = true_clue(S, c)
+    return k
 
 
 @njit(cache=True)
-def play_blind(h, w, params, fparams, layout, seed, game, moves):
-    """Replay game ``game`` with the truth plane zeroed: the environment answers every
-    query from ``moves[:, 2]`` (the outcomes of a traced play of the same game, see
-    :func:`play_traced`) instead of the board. Overwrites ``moves`` with the moves the
-    agent makes. If the agent reads only what it observed, they are the same moves."""
-    S = new_state(h, w)
-    n = h * w
-    S[n, C_TRACE] = 1
-    ws = new_workspace(n)
-    first = setup_game(S, params, layout, seed, game, np.zeros(n, np.uint8),
-                       np.zeros(n, np.int32))
+def blindfold(S, tape):
+    """Zero the truth plane of a set-up game and have the environment answer from the
+    recorded outcomes ``tape[:, 2]`` instead (see ``SENSOR_TAPE``): a test that agents
+    read only what they observed."""
+    n = ncells(S)
     F = flat(S)
     truth0 = np.uint64(S[n, C_WORDS]) + np.uint64(S[n, C_P])
     for j in range(np.uint64(S[n, C_P])):
         F[truth0 + j] = 0  # no board behind the game any more
     for m in range(n):
-        S[m, F_TOUT] = moves[m, 2]
+        S[m, F_TOUT] = tape[m, 2]
     S[n, C_SENSOR] = SENSOR_TAPE
-    run_game(S, np.zeros(0, np.float64), params, fparams, first, ws)
-    for m in range(moves_made(S)):
-        moves[m, 0] = S[m, F_TKIND]
-        moves[m, 1] = S[m, F_TCELL]
-        moves[m, 2] = S[m, F_TOUT]
-        moves[m, 3] = S[m, F_TWHY]
-        moves[m, 4] = S[m, F_TREF]
-        moves[m, 5] = S[m, F_TA]
-    return moves_made(S)
 
 
 @njit(cache=True)
-def draw_game(h, w, params, layout, seed, game, order, mine):
+def draw_game(params, layout, game, order, mine):
     """Fill ``order`` and ``mine`` (length N) with game ``game``'s guess order and mines;
     return the opening cell. Used by the tests' reference replay."""
-    S = new_state(h, w)
-    n = h * w
-    first = setup_game(S, params, layout, seed, game, np.zeros(n, np.uint8), np.zeros(n, np.int32))
+    S, scratch = new_batch_state(params, False)
+    n = ncells(S)
+    first = setup_game(S, params, layout, game, scratch)
     F = flat(S)
     o = S[n, C_ORDER]
     for i in range(n):

@@ -36,7 +36,8 @@ The knowledge word (``NB_*``; each field a shift and a mask, read with ``w_*``):
     bits 23-26  the observed clue (0 until the cell is observed)
     bit 29      a border word, not a cell
 
-The truth word (``T_*``): bits 0-3 the true clue, bit 4 a mine.
+The truth word (``T_*``): the true clue times ``NB_OBS`` (what observing it adds to the
+knowledge word), plus ``T_MINE`` on a mine.
 """
 # statuses
 HIDDEN = 0
@@ -117,8 +118,12 @@ NB_BORDER_WORD = NB_BORDER + NB_NOTREV + 16 * (NB_ML + NB_SL) + (NB_MASK << NB_M
 FIRE_SIZE = NB_FIRE_BITS + 1
 
 # ---------------------------------------------------------------- the truth word
-T_CLUE_MASK = 0xF  # bits 0-3: the true clue
-T_MINE = 1 << 4
+# A safe cell's truth word is its true clue times NB_OBS: what observing that clue adds
+# to the cell's knowledge word (ML + v, SL - v, clue field v), so a reveal needs no
+# multiply. A mine adds T_MINE (bit 30). Read the clue with env.t_clue.
+NB_OBS = NB_ML - NB_SL + NB_CLUE
+T_MINE = 1 << 30
+T_ROUND = 1 << 8  # t_clue: (t + T_ROUND) >> NB_CLUE_SHIFT undoes the low fields' borrow
 
 # ---------------------------------------------------------------- actions and reasons
 A_REVEAL = 0  # reveal of a cell the agent deduced safe

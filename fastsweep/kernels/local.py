@@ -1,4 +1,5 @@
-"""Single-clue rules (the assignment's basic agent) and the mine-count rules.
+"""Single-clue rules, the mine-count rules and the random guess (the assignment's
+basic agent).
 
 For a revealed cell with clue k, n neighbours, h hidden, m known-mine and s known-safe
 neighbours:
@@ -16,13 +17,13 @@ from numba import njit
 from .bits import lowest_bit
 from .env import (
     _act, _ix, act_flat, flat, hidden_left, mines_left, mines_left_known, ncells,
-    ncells_flat, safe_left, status,
+    ncells_flat, safe_left, status, w_status,
 )
 from .layout import (
-    A_FLAG, A_REVEAL, C_OFF, C_QLEN, C_W2, FIRE_SIZE, F_PLANE, HIDDEN, K, NB_MASK_SHIFT,
-    R_CLUE_MINES, R_CLUE_SAFE, R_COUNT_MINES, R_COUNT_SAFE,
+    A_FLAG, A_GUESS, A_REVEAL, C_DET, C_FLAG, C_GPTR, C_OFF, C_ORDER, C_QLEN, C_REV, C_W2,
+    FIRE_SIZE, F_PLANE, HIDDEN, K, NB_MASK_SHIFT, R_CLUE_MINES, R_CLUE_SAFE, R_COUNT_MINES,
+    R_COUNT_SAFE, R_RANDOM,
 )
-
 
 
 @njit(cache=True)
@@ -91,3 +92,26 @@ def apply_mine_count(S, stop_on_detonation):
             if act_flat(F, S[d, F_PLANE], kind, why, -1, h) == -1 and stop_on_detonation:
                 return done
     return done
+
+
+@njit(cache=True)
+def next_in_order(F):
+    """Word index of the first cell of the guess order that is still hidden (the uniform
+    random choice); ``F`` is the :func:`~fastsweep.kernels.env.flat` state."""
+    n = ncells_flat(F)
+    gptr = _ix(n, C_GPTR)  # row N: the counters
+    order = np.uint64(F[_ix(n, C_ORDER)])
+    i = F[gptr]
+    while w_status(F[F[order + np.uint64(i)]]) != HIDDEN:
+        i += 1
+    F[gptr] = i  # cells never become hidden again, so the pointer only moves on
+    return F[order + np.uint64(i)]
+
+
+@njit(cache=True)
+def guess_in_order(F):
+    """The basic agent's move: a random guess, the next hidden cell of the guess order
+    (``F`` is the flat state)."""
+    n = ncells_flat(F)
+    hid = n - F[_ix(n, C_REV)] - F[_ix(n, C_FLAG)] - F[_ix(n, C_DET)]
+    act_flat(F, next_in_order(F), A_GUESS, R_RANDOM, -1, hid)

@@ -4,25 +4,24 @@ The game loop calls :func:`next_move` whenever the work list of the local rules 
 empty and the game is not over. Agents are small integers (see ``fastsweep.agents``):
 a new agent is one branch here plus one registry line.
 """
-import numpy as np
 from numba import njit
 
 from .count import ST_OK, analyse
 from .incremental import W_PROB, analyse_changed
 from .incremental import new_workspace as _new_workspace
 from .env import (
-    _ix, act, act_flat, cell_of, flat, hidden_left, moves, ncells, ncells_flat, status,
+    act, act_flat, cell_of, flat, hidden_left, moves, ncells, status,
     w_hidden, w_mines, w_status,
 )
 from .layout import (
     A_FLAG, A_GUESS, A_REVEAL, C_APPROX, C_DET, C_FLAG, C_GPTR, C_ORDER, C_REV, F_AUX,
     F_NNB, F_PLANE, HIDDEN, R_APPROX_GUESS, R_DEDUCE_MINE, R_DEDUCE_SAFE, R_PROB_GUESS,
-    R_RANDOM,
 )
 
 from .frontier import CB_C, CB_DED, CB_NCLUE, CB_REF, CB_SIZE
+from .game import F_PRIOR, P_AGENT, P_BUDGET, P_MINE_COUNT, P_RULES, RULES_CLASSIC
+from .local import guess_in_order
 
-AGENT_BASIC = 0
 AGENT_INFERENCE = 1  # complete deduction, else a random guess
 AGENT_PROBABILITY = 2  # complete deduction, else the lowest exact mine probability
 
@@ -37,39 +36,17 @@ def new_workspace(n):
 
 
 @njit(cache=True)
-def next_in_order(F):
-    """Word index of the first cell of the guess order that is still hidden (the uniform
-    random choice); ``F`` is the :func:`~fastsweep.kernels.env.flat` state."""
-    n = ncells_flat(F)
-    gptr = _ix(n, C_GPTR)  # row N: the counters
-    order = np.uint64(F[_ix(n, C_ORDER)])
-    i = F[gptr]
-    while w_status(F[F[order + np.uint64(i)]]) != HIDDEN:
-        i += 1
-    F[gptr] = i  # cells never become hidden again, so the pointer only moves on
-    return F[order + np.uint64(i)]
-
-
-@njit(cache=True)
-def guess_in_order(F):
-    """The basic agent's move: a random guess, the next hidden cell of the guess order
-    (``F`` is the flat state)."""
-    n = ncells_flat(F)
-    hid = n - F[_ix(n, C_REV)] - F[_ix(n, C_FLAG)] - F[_ix(n, C_DET)]
-    act_flat(F, next_in_order(F), A_GUESS, R_RANDOM, -1, hid)
-
-
-@njit(cache=True)
-def next_move(S, F, trp, agent, mine_count, prior, budget, ws, stop_on_detonation):
+def next_move(S, trp, params, fparams, ws):
     """Make progress once the local rules are exhausted: apply deductions, or guess once.
 
-    ``F`` is ``S`` as a flat view (see ``env.flat``); ``trp`` (float64, N or empty)
-    receives the mine probability of a traced guess.
+    ``trp`` (float64, N or empty) receives the mine probability of a traced guess;
+    ``ws`` is the agent's workspace (:func:`new_workspace`).
     """
-    if agent == AGENT_BASIC:
-        guess_in_order(F)
-        return
-    by_probability = agent == AGENT_PROBABILITY
+    by_probability = params[P_AGENT] == AGENT_PROBABILITY
+    mine_count = params[P_MINE_COUNT] != 0
+    prior = fparams[F_PRIOR]
+    budget = params[P_BUDGET]
+    stop_on_detonation = params[P_RULES] == RULES_CLASSIC
     if budget < 0 or (mine_count and by_probability):
         deduce_or_guess(S, trp, by_probability, mine_count, prior, budget,
                         stop_on_detonation, by_probability)
