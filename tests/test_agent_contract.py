@@ -11,10 +11,12 @@ mine_count, so registering an agent gives it all of them with no edit to this fi
 3. A game depends on (seed, game) only: any batch split gives the same rows, and the
    traced game (``play``) is the batch game move for move.
 4. Traces are consistent: numbered moves, each cell acted on once, outcomes equal the
-   true board, counts equal the result.
+   true board, counts equal the result; the opening cell and every random guess follow
+   the guess order (the first cell of the order still hidden).
 5. Agents that promise complete deduction (see :func:`complete_deduction`) only guess
    when the brute-force oracle finds no certain cell; a guess that reports a mine
-   probability reports the exact one, and it is the lowest of the hidden cells.
+   probability reports the exact one, it is the lowest of the hidden cells, and ties go
+   to the earliest cell of the guess order.
 6. Reproducibility: same seed, same games; another seed, other boards; the board does
    not depend on the agent or on mine_count.
 """
@@ -140,6 +142,14 @@ def config_kwargs(agent, case, rules, mine_count):
         return kw, make_config(**kw)
 
 
+def guess_order(cfg, seed, game):
+    """(guess order, opening cell) of a game, from the naive reference draw."""
+    lay = None if cfg.layout is None else [int(x) for x in cfg.layout]
+    order, _, first = naive.draw(cfg.height, cfg.width, cfg.mines, seed, game, cfg.first_click,
+                                 cfg.first_cell_index(), lay)
+    return order, first
+
+
 def _row_dict(row):
     return dict(mines=int(row[kg.OUT_MINES]), flagged=int(row[kg.OUT_FLAGGED]),
                 detonated=int(row[kg.OUT_DETONATED]), revealed=int(row[kg.OUT_REVEALED]),
@@ -257,6 +267,17 @@ def check_trace(t, row, fst_row, fmine_row, where):
             assert outcome == "detonated" and o == -1, at
         else:
             assert outcome == f"clue {clue[c]}" and o == clue[c], at
+    # the opening cell and random guesses follow the guess order: the first cell of the
+    # order that is still hidden (at a random guess no hidden cell is known)
+    order, first = guess_order(cfg, t.seed, t.game)
+    assert cells[0] == first, (where, "the opening cell")
+    rank = np.empty(n, np.int64)
+    rank[order] = np.arange(n)
+    for i in np.flatnonzero(mv.reason.str.startswith("random guess").to_numpy()):
+        hidden = np.setdiff1d(np.arange(n), cells[:i])
+        earliest = rank[hidden].min()
+        assert rank[cells[i]] == earliest, (where, "move", i + 1, "not the first hidden cell "
+                                            "of the guess order")
     acts = mv.action.to_numpy()
     det = mv.outcome.to_numpy() == "detonated"
     assert t.result["flagged"] == (acts == "flag").sum(), where
@@ -303,6 +324,9 @@ def check_guesses_against_oracle(t, where):
     clue = list(t.clues.ravel())
     checked = prob_checked = 0
     assert t.result["approx_steps"] == 0, where
+    order, _ = guess_order(cfg, t.seed, t.game)
+    rank = np.empty(cfg.cells, np.int64)
+    rank[order] = np.arange(cfg.cells)
     for i in np.flatnonzero(mv.action.to_numpy() == "guess"):
         view = naive.view_after(h, w, clue, cells[:i], outs[:i])
         at = (where, "move", i + 1, divmod(int(cells[i]), w), mv.reason.iloc[i])
@@ -324,6 +348,10 @@ def check_guesses_against_oracle(t, where):
             assert abs(reported - pc) <= 1e-9, (at, "(b) reported", reported, "oracle", pc)
             low = p[view == -1].min()
             assert pc <= low + 1e-9, (at, "(b) not the lowest", pc, low, view, p)
+            # ties go to the earliest cell of the guess order
+            tied = np.flatnonzero((view.ravel() == -1) & (p.ravel() <= low + 1e-9))
+            assert rank[cells[i]] == rank[tied].min(), (at, "(b) tie not broken by the "
+                                                        "guess order", tied.tolist())
             prob_checked += 1
         checked += 1
     return checked, prob_checked
@@ -357,8 +385,8 @@ def test_reproducible(agent, rules, mine_count):
     _, cfg = config_kwargs(agent, kw, rules, mine_count)
     a = play_chunk(cfg, 8, 0, 40, keep_boards=True)
     b = play_chunk(cfg, 8, 0, 40, keep_boards=True)
-    assert np.array_equal(a[0], b[0]) and np.array_equal(a[2][0], b[2][0])
-    assert np.array_equal(a[2][1], b[2][1])
+    assert np.array_equal(a[0], b[0]), "same seed, same results"
+    assert np.array_equal(a[2][0], b[2][0]) and np.array_equal(a[2][1], b[2][1]), "same boards"
     c = play_chunk(cfg, 9, 0, 40, keep_boards=True)
     # 40 of 81 cells: two seeds draw the same board with probability 1 / C(81, 40) ~ 1e-23
     assert (a[2][1] != c[2][1]).any(axis=1).all(), "another seed, another board in every game"
