@@ -224,3 +224,35 @@ def random_view(rng, h, w, density, reveal, known, max_hidden=None):
     view[shown] = clue[shown]
     view[mine & (rng.random(n) < known)] = -2
     return view.reshape(h, w).astype(np.int8), int(mine.sum())
+
+
+# --- replaying a traced game ---
+
+def view_after(h, w, clue, cells, outs):
+    """The agent's view (as in fastsweep.deduce) after the moves ``cells`` / ``outs``.
+
+    ``clue`` is the flat list of true clues; ``outs`` the traced outcome of each move
+    (a clue, -1 detonated, -2 flagged). A revealed cell shows its clue, a flagged or
+    detonated cell is a known mine (-2), every other cell is hidden (-1).
+    """
+    view = [-1] * (h * w)
+    for c, o in zip(cells, outs):
+        c, o = int(c), int(o)
+        view[c] = -2 if o < 0 else clue[c]
+    return np.array(view, np.int8).reshape(h, w)
+
+
+def state_after(h, w, cells, kinds, outs, flag_kind):
+    """Final status list (HIDDEN / REVEALED / FLAGGED / DETONATED) after the moves:
+    a move of kind ``flag_kind`` flags its cell, any other move reveals it, and an
+    outcome of -1 means it detonated."""
+    st = [HIDDEN] * (h * w)
+    for c, k, o in zip(cells, kinds, outs):
+        c, k, o = int(c), int(k), int(o)
+        if k == flag_kind:
+            st[c] = FLAGGED
+        elif o == -1:
+            st[c] = DETONATED
+        else:
+            st[c] = REVEALED
+    return st
