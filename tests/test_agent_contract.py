@@ -34,24 +34,10 @@ from fastsweep.runner import play_chunk
 RULES = ["keep-going", "classic"]
 MINE_COUNT = [False, True]
 
-# Families (or names) of agents that do NOT promise complete deduction before a guess.
-INCOMPLETE = {"basic", "reports"}
-
-
 def complete_deduction(name):
-    """Whether agent ``name`` promises complete deduction before each guess (check 5).
-
-    Today's registry entries are ``AgentInfo(id, description)``, so the name decides:
-    every agent but "basic". When the registry gains a ``family`` field, it decides
-    instead: families in ``INCOMPLETE`` (the basic single-clue agent, the reports' capped
-    agents) are exempt. If an agent that is not complete joins another family, add a
-    field such as ``complete: bool`` to AgentInfo and return it here first.
-    """
-    info = AGENTS[name]
-    family = getattr(info, "family", None)
-    if family is not None:
-        return family not in INCOMPLETE and name not in INCOMPLETE
-    return name not in INCOMPLETE
+    """Whether agent ``name`` promises complete deduction before each guess (check 5):
+    the registry's ``exact_inference`` flag."""
+    return AGENTS[name].exact_inference
 
 
 ALL = [pytest.param(a, r, m, id=f"{a}-{r}-{'total' if m else 'nototal'}")
