@@ -31,6 +31,7 @@ from collections import deque
 
 from .backends import Dask
 from .execute import BACKENDS, SweepWorkerError, _execute, run_batch, run_task, warm_up
+from ..options import sweep_options
 from .grid import FORMAT, _resolve, chunk_size, parse_range
 from .plan import _Plan
 from .store import _fsync_write, _Store
@@ -44,8 +45,8 @@ __all__ = ["BACKENDS", "FORMAT", "TIMING_COLUMNS", "SweepResult", "SweepWorkerEr
 def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
           mine_count=(False, True), games=None, ci=None, min_games=200, max_games=100_000,
           seed=0, workers=None, backend="process", scheduler=None, out=None,
-          first_click=None, first_cell=None, chunk_games=None, per_game=False, quiet=False,
-          timeout=10.0) -> SweepResult:
+          first_click=None, first_cell=None, prior=0.5, budget=0, chunk_games=None,
+          per_game=False, quiet=False, timeout=10.0) -> SweepResult:
     """Play the grid ``agents x mine_count x sizes x (densities | mines) x rules``.
 
     Parameters
@@ -59,6 +60,9 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
     rules : str or list of {"keep-going", "classic"}
     mine_count : list of bool, or dict agent -> list of bool
         Whether agents are told the mine total; a dict sets it per agent.
+    first_click, first_cell, prior, budget
+        One value each for every configuration, as in :func:`fastsweep.run` (they are part
+        of the stored parameters: resuming with other values is refused).
     games : int
         Fixed number of games per configuration, or
     ci : float
@@ -92,8 +96,10 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
     >>> r.summary[["density", "mine_count", "games"]].values.tolist()  # doctest: +SKIP
     [[0.1, False, 200], [0.1, True, 200], [0.2, False, 200], [0.2, True, 200]]
     """
+    loc = locals()
     params, boards = _resolve(agents, sizes, densities, mines, rules, mine_count, games, ci,
-                              min_games, max_games, seed, first_click, first_cell, chunk_games)
+                              min_games, max_games, seed, chunk_games,
+                              **{o.name: loc[o.name] for o in sweep_options("single")})
     if workers is None:
         workers = os.cpu_count() or 1
     if not isinstance(workers, numbers.Integral) or isinstance(workers, bool) or workers < 1:

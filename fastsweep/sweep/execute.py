@@ -10,8 +10,9 @@ import time
 import numpy as np
 import pandas as pd
 
-from ..config import GameConfig, make_config
+from ..config import GameConfig
 from ..kernels import game as kg
+from ..options import make_config
 from ..runner import frame, play_chunk
 from .backends import Dask, Inline, Pool
 from .store import _append

@@ -12,7 +12,8 @@ from itertools import product
 import numpy as np
 
 from ..agents import AGENTS
-from ..config import check_games, check_seed, make_config, parse_size
+from ..config import check_games, check_seed, parse_size
+from ..options import DEFAULTS, make_config, sweep_options
 
 FORMAT = 1
 
@@ -88,9 +89,25 @@ def chunk_size(cells, chunk_games=None) -> int:
     return int(min(250, max(10, math.ceil(20_000 / cells))))
 
 
+def _plain(v):
+    """A JSON value that round-trips exactly: tuples as lists, numpy scalars as Python's."""
+    return list(v) if isinstance(v, tuple) else v.item() if isinstance(v, np.generic) else v
+
+
+def with_defaults(params: dict) -> dict:
+    """``params`` of a folder with every single-valued option filled in: a folder written
+    before an option existed (no key for it) was played with that option's default."""
+    return dict(params, **{o.name: o.default for o in sweep_options("single")
+                           if o.name not in params})
+
+
 def _resolve(agents, sizes, densities, mines, rules, mine_count, games, ci, min_games,
-             max_games, seed, first_click, first_cell, chunk_games):
-    """Validate everything; return (params dict, boards list). Writes nothing."""
+             max_games, seed, chunk_games, **single):
+    """Validate everything; return (params dict, boards list). Writes nothing.
+
+    ``single``: the single-valued options of the table (first_click, first_cell, prior,
+    budget, ...), applied to every configuration; missing ones take their defaults."""
+    single = {o.name: single.get(o.name, DEFAULTS[o.name]) for o in sweep_options("single")}
     agents = _as_list(agents, "agents")
     members = _members(agents, mine_count)
     sizes = [parse_size(s) for s in _as_list(sizes, "sizes")]
@@ -125,8 +142,8 @@ def _resolve(agents, sizes, densities, mines, rules, mine_count, games, ci, min_
     boards = []
     for (h, w), x, r in product(sizes, densities if densities is not None else mines, rules):
         kw = dict(density=x) if densities is not None else dict(mines=x)
-        cfgs = [make_config(a, (h, w), rules=r, first_click=first_click, first_cell=first_cell,
-                            mine_count=mc, **kw) for a, mc in members]
+        cfgs = [make_config(a, (h, w), rules=r, mine_count=mc, **single, **kw)
+                for a, mc in members]
         c0 = cfgs[0]
         boards.append(dict(
             height=h, width=w, mines=c0.mines, rules=r, first_click=c0.first_click,
@@ -139,8 +156,7 @@ def _resolve(agents, sizes, densities, mines, rules, mine_count, games, ci, min_
     params = dict(
         format=FORMAT, agents=agents, members=[[a, mc] for a, mc in members],
         sizes=[list(s) for s in sizes], densities=densities, mines=mines, rules=rules,
-        first_click=first_click,
-        first_cell=list(first_cell) if isinstance(first_cell, tuple) else first_cell,
+        **{k: _plain(v) for k, v in single.items()},
         seed=seed, games=games, ci=ci, min_games=min_games if ci else None,
         max_games=max_games if ci else None, chunk_games=chunk_games)
     return params, boards

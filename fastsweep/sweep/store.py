@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import os
 
+from .grid import with_defaults
+
 
 def _fsync_write(path, text):
     tmp = path + ".tmp"
@@ -27,7 +29,7 @@ class _Store:
         pfile = os.path.join(path, "params.json")
         if os.path.exists(pfile):
             with open(pfile) as f:
-                old = json.load(f)
+                old = with_defaults(json.load(f))
             if old != params:
                 diff = sorted(k for k in set(old) | set(params) if old.get(k) != params.get(k))
                 raise ValueError(

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 import pandas as pd
 
 from .. import stats
-from .grid import _resolve
+from ..options import sweep_options
+from .grid import _resolve, with_defaults
 from .plan import _Plan
 
 TIMING_COLUMNS = ("us_per_game",)  # wall-clock derived: the only non-reproducible columns
@@ -97,15 +98,16 @@ def load(out) -> SweepResult:
     if not os.path.exists(pfile):
         raise ValueError(f"out: {out} is not a sweep folder (no params.json)")
     with open(pfile) as f:
-        p = json.load(f)
+        p = with_defaults(json.load(f))
     members = {}
     for a, mc in p["members"]:
         members.setdefault(a, []).append(mc)
-    fc = tuple(p["first_cell"]) if isinstance(p["first_cell"], list) else p["first_cell"]
+    single = {o.name: tuple(p[o.name]) if isinstance(p[o.name], list) else p[o.name]
+              for o in sweep_options("single")}
     params, boards = _resolve(p["agents"], [tuple(s) for s in p["sizes"]], p["densities"],
                               p["mines"], p["rules"], members, p["games"], p["ci"],
                               p["min_games"] or 200, p["max_games"] or 100_000, p["seed"],
-                              p["first_click"], fc, p["chunk_games"])
+                              p["chunk_games"], **single)
     plan = _Plan(p, boards)
     with open(os.path.join(out, "chunks.jsonl")) as f:
         for line in f:
