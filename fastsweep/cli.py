@@ -10,28 +10,30 @@ import math
 import sys
 
 from .agents import AGENTS
+from .options import OPTIONS
 
 
 def _add_board_args(p, size_default=None):
+    """--agent, a flag per row of the option table that has one, and --seed."""
     p.add_argument("--agent", default="basic", help=f"one of: {', '.join(AGENTS)} (default basic)")
-    p.add_argument("--size", default=size_default, required=size_default is None,
-                   help="board size: d (d x d) or HxW, e.g. 16x30")
-    g = p.add_mutually_exclusive_group()
-    g.add_argument("--mines", type=int, help="number of mines")
-    g.add_argument("--density", type=float, help="fraction of cells that are mines, in [0, 1]")
-    p.add_argument("--rules", default="keep-going", help="keep-going (default) or classic")
-    p.add_argument("--first-click", default=None,
-                   help="any | safe | zero (default: safe for classic, any otherwise)")
-    p.add_argument("--first-cell", default=None,
-                   help="corner | center | random | ROW,COL (default: corner for classic, "
-                        "random otherwise)")
-    p.add_argument("--mine-count", action="store_true", help="tell the agent the number of mines")
+    groups = {}
+    for o in OPTIONS:
+        if o.flag is None:
+            continue
+        if o.name == "size":
+            kw = dict(default=size_default, required=size_default is None)
+        elif o.type is bool:
+            kw = dict(action="store_true")
+        else:
+            kw = dict(default=o.default, type=o.type)
+        if o.group is not None and o.group not in groups:
+            groups[o.group] = p.add_mutually_exclusive_group()
+        (p if o.group is None else groups[o.group]).add_argument(o.flag, help=o.help, **kw)
     p.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
 
 
 def _board_kwargs(a):
-    return dict(mines=a.mines, density=a.density, rules=a.rules, first_click=a.first_click,
-                first_cell=a.first_cell, mine_count=a.mine_count)
+    return {o.name: getattr(a, o.name) for o in OPTIONS if o.flag and o.name != "size"}
 
 
 def cmd_run(a):

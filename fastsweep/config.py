@@ -1,8 +1,9 @@
-"""Validation of user arguments into a :class:`GameConfig` (the only place that does it).
+""":class:`GameConfig` and the parsers of user arguments, with their error messages.
 
 Every public entry point (``run``, ``play``, ``sweep``, the CLI) builds its games through
-:func:`make_config`, so a bad argument always gets the same clear ``ValueError`` naming
-the argument and what is allowed.
+:func:`fastsweep.options.make_config`, which runs each option through its row of the
+option table and these parsers, so a bad argument always gets the same clear
+``ValueError`` naming the argument and what is allowed.
 """
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .agents import AGENTS, agent_id
 
 MAX_CELLS = 4_000_000  # a game state is ~150 bytes a cell (600 MB here) per worker
 RULES = ("keep-going", "classic")
@@ -121,11 +121,16 @@ def resolve_mines(mines, density, cells) -> int:
         if mines < 0 or mines > cells:
             raise ValueError(f"mines: must be between 0 and {cells} (cells on the board), got {mines}")
         return int(mines)
+    return int(round(check_density(density) * cells))
+
+
+def check_density(density):
+    """A mine density in [0, 1] (returned as given)."""
     if not isinstance(density, numbers.Real) or isinstance(density, bool):
         raise ValueError(f"density: expected a number in [0, 1], got {density!r}")
     if math.isnan(density) or not 0.0 <= density <= 1.0:
         raise ValueError(f"density: must be in [0, 1], got {density!r}")
-    return int(round(density * cells))
+    return density
 
 
 def parse_first_cell(first_cell, h, w):
@@ -184,48 +189,6 @@ def _check_first_click(cfg: GameConfig, nbr_count) -> None:
         raise ValueError(f"first_click: no cell of the layout satisfies rule {cfg.first_click!r}")
 
 
-def make_config(agent, size, mines=None, density=None, rules="keep-going", first_click=None,
-                first_cell=None, mine_count=False, layout=None, prior=0.5, budget=0) -> GameConfig:
-    """Validate user arguments; see :func:`fastsweep.run` for their meaning."""
-    if not isinstance(agent, str) or agent not in AGENTS:
-        raise ValueError(f"agent: unknown agent {agent!r}; known agents: {', '.join(AGENTS)}")
-    if rules not in RULES:
-        raise ValueError(f"rules: unknown rules {rules!r}; allowed: {', '.join(RULES)}")
-    h, w = parse_size(size)
-    n = h * w
-    lay = None
-    if layout is not None:
-        if mines is not None or density is not None:
-            raise ValueError("mines/density: do not give mines or density with an explicit layout")
-        lay = parse_layout(layout, h, w)
-        m = int(lay.sum())
-    else:
-        m = resolve_mines(mines, density, n)
-    if first_click is None:
-        first_click = "safe" if rules == "classic" else "any"
-    if first_click not in FIRST_CLICKS:
-        raise ValueError(f"first_click: unknown rule {first_click!r}; allowed: {', '.join(FIRST_CLICKS)}")
-    if first_cell is None:
-        first_cell = "corner" if rules == "classic" else "random"
-    first_cell = parse_first_cell(first_cell, h, w)
-    if not isinstance(mine_count, (bool, np.bool_)):
-        raise ValueError(f"mine_count: expected True or False, got {mine_count!r}")
-    if not isinstance(prior, numbers.Real) or math.isnan(prior) or not 0.0 < prior < 1.0:
-        raise ValueError(f"prior: must be a number strictly between 0 and 1, got {prior!r}")
-    if not _is_int(budget) or budget < 0:
-        raise ValueError(f"budget: must be an integer >= 0 (0 = the agent's default), got {budget!r}")
-    cfg = GameConfig(agent=agent, height=h, width=w, mines=m, rules=rules, first_click=first_click,
-                     first_cell=first_cell, mine_count=bool(mine_count), layout=lay,
-                     prior=float(prior), budget=int(budget))
-
-    def nbr_count(cell):
-        r, c = divmod(cell, w)
-        return (min(r + 1, h - 1) - max(r - 1, 0) + 1) * (min(c + 1, w - 1) - max(c - 1, 0) + 1) - 1
-
-    _check_first_click(cfg, nbr_count)
-    return cfg
-
-
 def check_seed(seed) -> int:
     if not _is_int(seed) or not 0 <= seed <= MAX_SEED:
         raise ValueError(f"seed: must be an integer in [0, 2**64 - 1], got {seed!r}")
@@ -238,21 +201,12 @@ def check_games(games, name="games") -> int:
     return int(games)
 
 
-def agent_params(cfg: GameConfig, seed: int = 0):
-    """The (int64 params, float64 fparams) arrays the kernels take (root ``seed``)."""
-    from .kernels import game as kg
+def __getattr__(name):
+    # make_config and agent_params moved to fastsweep.options (the option table); the old
+    # names stay reachable here (tests, scripts/bench_ab.py) without an import
+    # cycle: options imports this module, not the other way round
+    if name in ("make_config", "agent_params", "kernel_params"):
+        from . import options
 
-    params = np.zeros(kg.P_LEN, np.int64)
-    params[kg.P_H] = cfg.height
-    params[kg.P_W] = cfg.width
-    params[kg.P_SEED] = np.array([seed], np.uint64).view(np.int64)[0]
-    params[kg.P_RULES] = kg.RULES_CLASSIC if cfg.rules == "classic" else kg.RULES_KEEP_GOING
-    params[kg.P_FIRST_CLICK] = FIRST_CLICKS.index(cfg.first_click)
-    params[kg.P_FIRST_CELL] = cfg.first_cell_index()
-    params[kg.P_MINES] = cfg.mines
-    params[kg.P_AGENT] = agent_id(cfg.agent)
-    params[kg.P_MINE_COUNT] = int(cfg.mine_count)
-    params[kg.P_BUDGET] = cfg.budget
-    fparams = np.zeros(kg.F_LEN, np.float64)
-    fparams[kg.F_PRIOR] = cfg.prior
-    return params, fparams
+        return getattr(options, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

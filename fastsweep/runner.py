@@ -9,8 +9,9 @@ import numpy as np
 import pandas as pd
 
 from .agents import kernels_for
-from .config import GameConfig, agent_params, check_games, check_seed, make_config
+from .config import GameConfig, check_games, check_seed
 from .kernels import game as kg
+from .options import agent_params, given, make_config
 
 COLUMNS = ["game", "seed", "agent", "height", "width", "mines", "rules", "first_click",
            "mine_count", "flagged", "detonated", "revealed", "guesses", "moves", "won",
@@ -115,9 +116,7 @@ def run(agent, size, mines=None, density=None, games=1, seed=0, rules="keep-goin
     >>> round(df.score.mean(), 2)  # doctest: +SKIP
     0.85
     """
-    cfg = make_config(agent, size, mines=mines, density=density, rules=rules,
-                      first_click=first_click, first_cell=first_cell, mine_count=mine_count,
-                      layout=layout, prior=prior, budget=budget)
+    cfg = make_config(agent, size, **given(locals()))  # every row of options.OPTIONS
     games = check_games(games)
     seed = check_seed(seed)
     out, secs, _ = play_chunk(cfg, seed, 0, games)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 
 from .agents import AGENTS
+from .options import sweep_options
 
 MINE_COUNT = {"both": [False, True], "no": [False], "yes": [True]}
 
@@ -29,36 +30,26 @@ def parse_mine_count(spec):
     return out
 
 
-def _first_cell(s):
-    if s is None or s in ("corner", "center", "random"):
-        return s
-    return tuple(int(v) for v in s.replace(" ", "").strip("()").split(","))
-
-
 def cmd_sweep(a):
     from .stats import CI_METHOD
-    from .sweep import parse_range, sweep
+    from .sweep import sweep
 
-    mc = parse_mine_count(a.mine_count)
+    kw = {}
+    for o in sweep_options():  # the option table's flags, under sweep's keywords
+        if o.flag is not None:
+            v = getattr(a, o.keyword)
+            kw[o.keyword] = o.sweep_parse(v) if v is not None and o.sweep_parse else v
     agents = a.agents.split(",")
+    mc = kw["mine_count"]
     if isinstance(mc, dict):
         unknown = set(mc) - set(agents)
         if unknown:
             raise ValueError(f"mine_count: agents {sorted(unknown)} are not in --agents")
-        mc = {ag: mc.get(ag, [False]) for ag in agents}
-    try:
-        first_cell = _first_cell(a.first_cell)
-    except ValueError:
-        raise ValueError(f"first_cell: expected corner, center, random or ROW,COL, got "
-                         f"{a.first_cell!r}") from None
-    r = sweep(agents, a.size.split(","),
-              densities=parse_range(a.densities) if a.densities is not None else None,
-              mines=[int(m) for m in a.mines_list.split(",")] if a.mines_list else None,
-              rules=a.rules.split(","), mine_count=mc, games=a.games, ci=a.ci,
-              min_games=a.min_games, max_games=a.max_games, seed=a.seed, workers=a.workers,
-              backend=a.backend, scheduler=a.scheduler, out=a.out, first_click=a.first_click,
-              first_cell=first_cell, chunk_games=a.chunk_games, per_game=a.per_game,
-              quiet=a.quiet, timeout=a.timeout)
+        kw["mine_count"] = {ag: mc.get(ag, [False]) for ag in agents}
+    r = sweep(agents, games=a.games, ci=a.ci, min_games=a.min_games, max_games=a.max_games,
+              seed=a.seed, workers=a.workers, backend=a.backend, scheduler=a.scheduler,
+              out=a.out, chunk_games=a.chunk_games, per_game=a.per_game, quiet=a.quiet,
+              timeout=a.timeout, **kw)
     s = r.summary
     cols = ["agent", "mine_count", "height", "width", "mines", "rules", "games", "mean_score",
             "ci_half", "win_rate", "mean_guesses", "us_per_game"]
@@ -101,16 +92,23 @@ def add_parsers(sub):
         formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     s.add_argument("--agents", default="basic",
                    help=f"comma-separated agents, from: {', '.join(AGENTS)}")
-    s.add_argument("--size", required=True, help="comma-separated sizes: d or HxW, e.g. 10,30,16x30")
-    g = s.add_mutually_exclusive_group(required=True)
-    g.add_argument("--density", dest="densities",
-                   help="mine densities: START:STOP:STEP (inclusive) or a comma list")
-    g.add_argument("--mines", dest="mines_list", help="comma-separated mine counts")
-    s.add_argument("--rules", default="keep-going", help="comma list of keep-going, classic")
-    s.add_argument("--mine-count", default="both",
-                   help="tell agents the mine total: both | yes | no, or AGENT=both|yes|no,...")
-    s.add_argument("--first-click", default=None, help="any | safe | zero (default by rules)")
-    s.add_argument("--first-cell", default=None, help="corner | center | random | ROW,COL")
+    groups = {}
+    for o in sweep_options():  # a flag per row of the option table that a sweep takes
+        if o.flag is None:
+            continue
+        if o.sweep == "axis":  # a list, as a string that o.sweep_parse reads
+            required = o.default is None and o.sweep_default is None
+            kw = dict(dest=o.axis, help=o.sweep_help or o.help,
+                      default=o.sweep_default or o.default)
+        else:
+            required = False
+            kw = dict(default=o.default, type=o.type, help=o.help)
+        if o.group is None:
+            s.add_argument(o.flag, required=required, **kw)
+        else:
+            if o.group not in groups:
+                groups[o.group] = s.add_mutually_exclusive_group(required=required)
+            groups[o.group].add_argument(o.flag, **kw)
     p = s.add_mutually_exclusive_group(required=True)
     p.add_argument("--games", type=int, help="games per configuration (fixed)")
     p.add_argument("--ci", type=float,

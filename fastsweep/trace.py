@@ -11,9 +11,10 @@ import numpy as np
 import pandas as pd
 
 from .agents import kernels_for, reason_text
-from .config import GameConfig, agent_params, check_seed, make_config
+from .config import GameConfig, check_seed
 from .kernels import layout as kl
 from .kernels import game as kg
+from .options import agent_params, given, make_config
 
 ACTIONS = {kl.A_REVEAL: "reveal", kl.A_FLAG: "flag", kl.A_GUESS: "guess"}
 
@@ -94,9 +95,7 @@ def play(agent, size, mines=None, density=None, seed=0, game=0, rules="keep-goin
     >>> t = fastsweep.play("basic", (16, 30), mines=99, seed=3)
     >>> print(t.text(every=100))  # doctest: +SKIP
     """
-    cfg = make_config(agent, size, mines=mines, density=density, rules=rules,
-                      first_click=first_click, first_cell=first_cell, mine_count=mine_count,
-                      layout=layout, prior=prior, budget=budget)
+    cfg = make_config(agent, size, **given(locals()))  # every row of options.OPTIONS
     seed = check_seed(seed)
     if not isinstance(game, (int, np.integer)) or isinstance(game, bool) or game < 0:
         raise ValueError(f"game: must be an integer >= 0, got {game!r}")

@@ -121,7 +121,7 @@ def test_resume_after_interruption_equals_uninterrupted(tmp_path, monkeypatch, m
     if "ci" in mode:
         grid.pop("games")
     whole = SW.sweep(workers=1, out=str(tmp_path / "whole"), **grid)
-    real, calls = SW._append, []
+    real, calls = SW.execute._append, []
 
     def interrupt_after_two(store, results):
         real(store, results)  # the batch is on disk, then Ctrl-C arrives
@@ -129,11 +129,11 @@ def test_resume_after_interruption_equals_uninterrupted(tmp_path, monkeypatch, m
         if len(calls) == 2:
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(SW, "_append", interrupt_after_two)
+    monkeypatch.setattr(SW.execute, "_append", interrupt_after_two)
     out = tmp_path / "cut"
     with pytest.raises(KeyboardInterrupt):
         SW.sweep(workers=1, out=str(out), **grid)
-    monkeypatch.setattr(SW, "_append", real)
+    monkeypatch.setattr(SW.execute, "_append", real)
     kept = (out / "chunks.jsonl").read_text().splitlines()
     assert kept and not (out / "summary.csv").exists()
     # a crash mid-write leaves a torn last line: it is dropped, not mixed in
@@ -149,21 +149,21 @@ def test_resume_after_interruption_equals_uninterrupted(tmp_path, monkeypatch, m
 
 
 def test_worker_error_names_configuration_and_chunk(tmp_path, monkeypatch):
-    real = SW._play
+    real = SW.execute._play
 
     def broken(cfg, seed, first, games):
         if first == 25 and cfg.mines == 10:  # chunk 1 of the 8x8, density 0.15 board
             raise FloatingPointError("boom")
         return real(cfg, seed, first, games)
 
-    monkeypatch.setattr(SW, "_play", broken)  # forked workers inherit the patch
+    monkeypatch.setattr(SW.execute, "_play", broken)  # forked workers inherit the patch
     out = tmp_path / "o"
     with pytest.raises(SW.SweepWorkerError, match=r"agent=basic.*size=8x8.*mines=10.*chunk 1 "
                                                    r"\(games 25\.\.49.*boom"):
         SW.sweep(workers=2, out=str(out), **GRID)
     kept = (out / "chunks.jsonl").read_text().splitlines()
     assert kept  # other finished chunks are kept
-    monkeypatch.setattr(SW, "_play", real)
+    monkeypatch.setattr(SW.execute, "_play", real)
     _same(SW.sweep(workers=1, **GRID), SW.sweep(workers=1, out=str(out), **GRID))
 
 
@@ -230,7 +230,7 @@ def test_finished_folder_reruns_without_playing(tmp_path, monkeypatch):
     def no_play(*a):
         raise AssertionError("a finished sweep must not play again")
 
-    monkeypatch.setattr(SW, "_play", no_play)
+    monkeypatch.setattr(SW.execute, "_play", no_play)
     again = SW.sweep(workers=1, out=out, **GRID)
     assert first.summary.equals(again.summary)  # timing too: it is read back, not re-measured
 

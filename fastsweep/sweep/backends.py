@@ -1,6 +1,7 @@
 """Where sweep chunks run: in this process (one worker), a local process pool, or a Dask
 cluster. Each backend offers submit / wait-for-any / close, nothing else, so the driver
 in :mod:`fastsweep.sweep` treats them alike and results cannot depend on the backend.
+Imports nothing from the rest of the package.
 """
 from __future__ import annotations
 
@@ -70,9 +71,10 @@ class Pool:
 
 
 class Dask:
-    """A Dask cluster: an existing scheduler at ``scheduler`` or a loopback LocalCluster."""
+    """A Dask cluster: an existing scheduler at ``scheduler`` or a loopback LocalCluster;
+    ``warm_up(agents)`` runs once on every worker (compile or load the kernels)."""
 
-    def __init__(self, workers, scheduler, agents, timeout):
+    def __init__(self, workers, scheduler, agents, timeout, warm_up):
         try:
             from dask.distributed import Client, LocalCluster
         except ImportError:
@@ -94,8 +96,6 @@ class Dask:
                                         host="127.0.0.1", dashboard_address=None,
                                         silence_logs=logging.ERROR)
             self.client = Client(self.cluster)
-        from .sweep import warm_up
-
         self.client.run(warm_up, agents)  # every worker compiles or loads the cache once
         self.nworkers = max(1, sum(self.client.nthreads().values()))
 

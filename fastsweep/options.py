@@ -1,0 +1,245 @@
+"""The table of game options: one row per option, and everything driven by it.
+
+A row says what an option is called, its default, its one-line help (CLI ``--help``), how
+it is validated, its CLI flag, whether a sweep takes a list of values for it (a grid axis)
+or one value for every configuration, and which kernel parameter slot it fills (the name
+of a constant in :mod:`fastsweep.kernels.game`) with which number. :func:`make_config`,
+``run`` / ``play`` / ``sweep``, the command line and :func:`kernel_params` all walk
+``OPTIONS``: an option added here (plus its kernel code) appears everywhere.
+The parsers and their error messages live in :mod:`fastsweep.config`.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass, fields
+from typing import Callable
+
+import numpy as np
+
+from .agents import AGENTS, agent_id
+from .config import (FIRST_CELLS, FIRST_CLICKS, RULES, GameConfig, _check_first_click, _is_int,
+                     check_density, parse_first_cell, parse_layout, parse_size, resolve_mines)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One game option. ``check(value, ctx)`` returns the validated value (``ctx``: the
+    options validated so far, and ``ctx["raw"]`` the caller's values) or raises a
+    ValueError naming the option."""
+
+    name: str
+    default: object
+    help: str
+    check: Callable
+    flag: str | None = None      # CLI flag of run / play / sweep (None: Python only)
+    type: Callable | None = None  # argparse type for run / play (bool: an on/off switch)
+    group: str | None = None     # CLI flags in one group are mutually exclusive
+    sweep: str | None = "single"  # "axis": sweep takes a list; "single": one value; None: not
+    axis: str | None = None      # sweep's keyword for an axis (e.g. "densities")
+    sweep_parse: Callable | None = None  # sweep CLI string -> sweep()'s argument
+    sweep_default: object = None  # sweep CLI default (string) when it differs from ``default``
+    sweep_help: str | None = None  # sweep CLI help when it differs from ``help``
+    slot: str | None = None      # kernel slot: "P_*" (int64 params) or "F_*" (float64 fparams)
+    to_kernel: Callable | None = None  # (cfg, kernels.game) -> the slot's number
+
+    @property
+    def keyword(self) -> str:
+        """The keyword ``sweep`` takes this option under."""
+        return self.axis or self.name
+
+
+# ---------------------------------------------------------------- validators
+
+def _mines(v, c):
+    if c["layout"] is not None:
+        return int(c["layout"].sum())
+    h, w = c["size"]
+    return resolve_mines(v, c["raw"].get("density"), h * w)
+
+
+def _density(v, c):
+    return None if v is None or c["layout"] is not None else check_density(v)
+
+
+def _layout(v, c):
+    if v is None:
+        return None
+    if c["raw"].get("mines") is not None or c["raw"].get("density") is not None:
+        raise ValueError("mines/density: do not give mines or density with an explicit layout")
+    return parse_layout(v, *c["size"])
+
+
+def _rules(v, c):
+    if v not in RULES:
+        raise ValueError(f"rules: unknown rules {v!r}; allowed: {', '.join(RULES)}")
+    return v
+
+
+def _first_click(v, c):
+    if v is None:
+        v = "safe" if c["rules"] == "classic" else "any"
+    if v not in FIRST_CLICKS:
+        raise ValueError(f"first_click: unknown rule {v!r}; allowed: {', '.join(FIRST_CLICKS)}")
+    return v
+
+
+def _first_cell(v, c):
+    if v is None:
+        v = "corner" if c["rules"] == "classic" else "random"
+    return parse_first_cell(v, *c["size"])
+
+
+def _mine_count(v, c):
+    if not isinstance(v, (bool, np.bool_)):
+        raise ValueError(f"mine_count: expected True or False, got {v!r}")
+    return bool(v)
+
+
+def _prior(v, c):
+    if not isinstance(v, numbers.Real) or math.isnan(v) or not 0.0 < v < 1.0:
+        raise ValueError(f"prior: must be a number strictly between 0 and 1, got {v!r}")
+    return float(v)
+
+
+def _budget(v, c):
+    if not _is_int(v) or v < 0:
+        raise ValueError(f"budget: must be an integer >= 0 (0 = the agent's default), got {v!r}")
+    return int(v)
+
+
+# ---------------------------------------------------------------- sweep CLI parsers
+
+def _split(s):
+    return s.split(",")
+
+
+def _ints(s):
+    return [int(m) for m in s.split(",")]
+
+
+def _parse_range(s):
+    from .sweep.grid import parse_range
+
+    return parse_range(s)
+
+
+def _mine_count_spec(s):
+    from .sweep_cli import parse_mine_count
+
+    return parse_mine_count(s)
+
+
+def _cell_spec(s):
+    """``corner|center|random`` or ``ROW,COL`` -> the value, a (row, col) tuple."""
+    if s is None or s in FIRST_CELLS:
+        return s
+    try:
+        return tuple(int(v) for v in s.replace(" ", "").strip("()").split(","))
+    except ValueError:
+        raise ValueError(f"first_cell: expected corner, center, random or ROW,COL, got "
+                         f"{s!r}") from None
+
+
+# ---------------------------------------------------------------- the table
+
+OPTIONS = (
+    Option("size", None, "board size: d (d x d) or HxW, e.g. 16x30",
+           lambda v, c: parse_size(v), flag="--size", sweep="axis", axis="sizes",
+           sweep_parse=_split, sweep_help="comma-separated sizes: d or HxW, e.g. 10,30,16x30"),
+    Option("layout", None, "a fixed mine layout: H x W bool array or list of (row, col)",
+           _layout, sweep=None),
+    Option("mines", None, "number of mines", _mines, flag="--mines", type=int, group="count",
+           sweep="axis", axis="mines", sweep_parse=_ints, sweep_help="comma-separated mine counts",
+           slot="P_MINES", to_kernel=lambda cfg, kg: cfg.mines),
+    Option("density", None, "fraction of cells that are mines, in [0, 1]", _density,
+           flag="--density", type=float, group="count", sweep="axis", axis="densities",
+           sweep_parse=_parse_range,
+           sweep_help="mine densities: START:STOP:STEP (inclusive) or a comma list"),
+    Option("rules", "keep-going", "keep-going (default) or classic", _rules, flag="--rules",
+           sweep="axis", axis="rules", sweep_parse=_split,
+           sweep_help="comma list of keep-going, classic", slot="P_RULES",
+           to_kernel=lambda cfg, kg: (kg.RULES_CLASSIC if cfg.rules == "classic"
+                                      else kg.RULES_KEEP_GOING)),
+    Option("first_click", None, "any | safe | zero (default: safe for classic, any otherwise)",
+           _first_click, flag="--first-click", slot="P_FIRST_CLICK",
+           to_kernel=lambda cfg, kg: FIRST_CLICKS.index(cfg.first_click)),
+    Option("first_cell", None, "corner | center | random | ROW,COL (default: corner for "
+           "classic, random otherwise)", _first_cell, flag="--first-cell",
+           sweep_parse=_cell_spec, slot="P_FIRST_CELL",
+           to_kernel=lambda cfg, kg: cfg.first_cell_index()),
+    Option("mine_count", False, "tell the agent the number of mines", _mine_count,
+           flag="--mine-count", type=bool, sweep="axis", axis="mine_count",
+           sweep_parse=_mine_count_spec, sweep_default="both",
+           sweep_help="tell agents the mine total: both | yes | no, or AGENT=both|yes|no,...",
+           slot="P_MINE_COUNT", to_kernel=lambda cfg, kg: int(cfg.mine_count)),
+    Option("prior", 0.5, "per-cell mine prior of probability agents that do not know the "
+           "mine count, in (0, 1)", _prior, flag="--prior", type=float, slot="F_PRIOR",
+           to_kernel=lambda cfg, kg: cfg.prior),
+    Option("budget", 0, "work budget of exact analyses (0 = the agent's default)", _budget,
+           flag="--budget", type=int, slot="P_BUDGET", to_kernel=lambda cfg, kg: cfg.budget),
+)
+BY_NAME = {o.name: o for o in OPTIONS}
+DEFAULTS = {o.name: o.default for o in OPTIONS}
+_CONFIG_FIELDS = {f.name for f in fields(GameConfig)}
+
+
+def sweep_options(kind=None):
+    """Rows a sweep takes (``kind``: "axis" or "single" only)."""
+    return [o for o in OPTIONS if o.sweep is not None and (kind is None or o.sweep == kind)]
+
+
+def given(loc) -> dict:
+    """The options among a function's ``locals()`` (``run`` and ``play`` take every row by
+    its name, as keywords; the size is their second positional argument)."""
+    return {o.name: loc[o.name] for o in OPTIONS if o.name != "size"}
+
+
+def make_config(agent, size, **options) -> GameConfig:
+    """Validate user arguments (every option through its row of ``OPTIONS``); see
+    :func:`fastsweep.run` for their meaning.
+
+    >>> make_config("basic", (16, 30), mines=99, rules="classic").first_cell
+    'corner'
+    """
+    unknown = set(options) - set(BY_NAME)
+    if unknown:
+        raise TypeError(f"make_config() got unexpected keyword arguments {sorted(unknown)}")
+    if not isinstance(agent, str) or agent not in AGENTS:
+        raise ValueError(f"agent: unknown agent {agent!r}; known agents: {', '.join(AGENTS)}")
+    raw = dict(DEFAULTS, **options, size=size)
+    ctx = {"raw": raw}
+    for o in OPTIONS:
+        ctx[o.name] = o.check(raw[o.name], ctx)
+    h, w = ctx["size"]
+    cfg = GameConfig(agent=agent, height=h, width=w,
+                     **{k: v for k, v in ctx.items() if k in _CONFIG_FIELDS})
+
+    def nbr_count(cell):
+        r, c = divmod(cell, w)
+        return (min(r + 1, h - 1) - max(r - 1, 0) + 1) * (min(c + 1, w - 1) - max(c - 1, 0) + 1) - 1
+
+    _check_first_click(cfg, nbr_count)
+    return cfg
+
+
+def kernel_params(cfg: GameConfig, seed: int = 0):
+    """The (int64 params, float64 fparams) arrays the kernels take: every row's kernel slot,
+    looked up by name on :mod:`fastsweep.kernels.game`, plus the agent's id, the board's
+    size and the root ``seed``."""
+    from .kernels import game as kg
+
+    params = np.zeros(kg.P_LEN, np.int64)
+    fparams = np.zeros(kg.F_LEN, np.float64)
+    params[kg.P_AGENT] = agent_id(cfg.agent)  # the agent comes from the registry, not a row
+    params[kg.P_H] = cfg.height
+    params[kg.P_W] = cfg.width
+    params[kg.P_SEED] = np.array([seed], np.uint64).view(np.int64)[0]  # the uint64's bits
+    for o in OPTIONS:
+        if o.slot is not None:
+            (fparams if o.slot.startswith("F_") else params)[getattr(kg, o.slot)] = \
+                o.to_kernel(cfg, kg)
+    return params, fparams
+
+
+agent_params = kernel_params  # the old name (scripts and older revisions use it)

@@ -1,0 +1,152 @@
+"""The sweep driver: a grid of configurations played in deterministic chunks on every core
+(or a Dask cluster), with resumable on-disk sufficient statistics and adaptive precision.
+
+Vocabulary
+    board       (size, mines, rules, first click, first cell): what fixes the games.
+    member      (agent, mine_count) playing a board; a *configuration* is a board + member.
+    chunk k     games ``k*C .. (k+1)*C - 1`` of one board, played by its members in one
+                task so paired differences come from the very same games (common random
+                numbers: game i of a board is the same board and guess order for all).
+
+Determinism: a chunk's numbers depend only on (root seed, configuration, chunk index);
+the adaptive stopping rule is evaluated on chunk *prefixes* 0..K-1 in order, so how
+many workers ran which chunks when never changes a summary. Chunks played beyond the
+stopping point (speculation) are recorded but not used.
+
+Output folder (``out=``): ``params.json`` (the run's arguments; a different grid is
+refused), ``chunks.jsonl`` (one line of sums per finished chunk, appended and fsynced as
+chunks finish, so an interrupted run loses nothing), ``summary.csv`` and ``pairs.csv``
+when done, and ``per_game/`` with ``per_game=True``.
+
+Modules, in dependency order: ``grid`` (arguments -> the grid), ``plan`` (chunks and the
+stopping rule), ``store`` (the output folder), ``backends`` (in-process, process pool,
+Dask), ``execute`` (workers and the scheduling loop), ``summary`` (statistics,
+:func:`load`); this module holds :func:`sweep` itself.
+"""
+from __future__ import annotations
+
+import numbers
+import os
+from collections import deque
+
+from .backends import Dask
+from .execute import BACKENDS, SweepWorkerError, _execute, run_batch, run_task, warm_up
+from ..options import sweep_options
+from .grid import FORMAT, _resolve, chunk_size, parse_range
+from .plan import _Plan
+from .store import _fsync_write, _Store
+from .summary import TIMING_COLUMNS, SweepResult, load, summarize
+
+__all__ = ["BACKENDS", "FORMAT", "TIMING_COLUMNS", "SweepResult", "SweepWorkerError",
+           "chunk_size", "load", "parse_range", "run_batch", "run_task", "summarize", "sweep",
+           "warm_up"]
+
+
+def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
+          mine_count=(False, True), games=None, ci=None, min_games=200, max_games=100_000,
+          seed=0, workers=None, backend="process", scheduler=None, out=None,
+          first_click=None, first_cell=None, prior=0.5, budget=0, chunk_games=None,
+          per_game=False, quiet=False, timeout=10.0) -> SweepResult:
+    """Play the grid ``agents x mine_count x sizes x (densities | mines) x rules``.
+
+    Parameters
+    ----------
+    agents : list of str (or "a,b")
+        Names from ``fastsweep.AGENTS``.
+    sizes : list of int, (H, W) or "HxW"
+    densities, mines : list (exactly one)
+        Mine densities in [0, 1] (a string ``"0.05:0.95:0.05"`` is an inclusive range) or
+        mine counts.
+    rules : str or list of {"keep-going", "classic"}
+    mine_count : list of bool, or dict agent -> list of bool
+        Whether agents are told the mine total; a dict sets it per agent.
+    first_click, first_cell, prior, budget
+        One value each for every configuration, as in :func:`fastsweep.run` (they are part
+        of the stored parameters: resuming with other values is refused).
+    games : int
+        Fixed number of games per configuration, or
+    ci : float
+        Adaptive precision: add chunks to a configuration until the 95% CI half-width of
+        its mean score is <= ci and it has >= ``min_games``, up to ``max_games`` (the
+        summary's ``hit_cap`` says which stopped there).
+    seed : int
+        Root seed; game i of a board is the same for every agent and any worker count,
+        and equals ``fastsweep.run(agent, size, ..., seed=seed)``'s game i.
+    workers : int
+        Processes (default: all cores) or LocalCluster workers.
+    backend : {"process", "dask"}; scheduler : "tcp://host:port" for an existing cluster
+    out : str
+        Output folder; re-running with the same arguments resumes.
+    chunk_games : int
+        Games per chunk (default: about 20,000 cell-games, 10..250).
+    per_game : bool
+        Also write every game's row under ``out/per_game/``.
+    timeout : float
+        Seconds to wait for a Dask scheduler.
+
+    Returns
+    -------
+    SweepResult with ``summary`` (one row per configuration) and ``pairs`` (paired
+    differences B - A of mean score on the same games, for every pair of members).
+
+    Example
+    -------
+    >>> import fastsweep
+    >>> r = fastsweep.sweep(["basic"], 16, densities=[0.1, 0.2], games=200, workers=1)
+    >>> r.summary[["density", "mine_count", "games"]].values.tolist()  # doctest: +SKIP
+    [[0.1, False, 200], [0.1, True, 200], [0.2, False, 200], [0.2, True, 200]]
+    """
+    loc = locals()
+    params, boards = _resolve(agents, sizes, densities, mines, rules, mine_count, games, ci,
+                              min_games, max_games, seed, chunk_games,
+                              **{o.name: loc[o.name] for o in sweep_options("single")})
+    if workers is None:
+        workers = os.cpu_count() or 1
+    if not isinstance(workers, numbers.Integral) or isinstance(workers, bool) or workers < 1:
+        raise ValueError(f"workers: must be an integer >= 1, got {workers!r}")
+    if backend not in BACKENDS:
+        raise ValueError(f"backend: unknown backend {backend!r}; allowed: {', '.join(BACKENDS)}")
+    if scheduler is not None:
+        if backend != "dask":
+            raise ValueError("scheduler: only used with backend='dask'")
+        if not isinstance(scheduler, str) or ":" not in scheduler:
+            raise ValueError(f"scheduler: expected an address like tcp://HOST:PORT, got "
+                             f"{scheduler!r}")
+    if per_game and out is None:
+        raise ValueError("per_game: needs an output folder (out=...)")
+    if not isinstance(timeout, numbers.Real) or not timeout > 0:
+        raise ValueError(f"timeout: must be a number of seconds > 0, got {timeout!r}")
+
+    ex = None
+    if backend == "dask" and scheduler is not None:
+        # reach the scheduler before touching the output folder: an unreachable address
+        # fails cleanly and writes nothing
+        ex = Dask(workers, scheduler, params["agents"], timeout, warm_up)
+    try:
+        return _sweep(params, boards, out, per_game, workers, backend, scheduler, timeout,
+                      quiet, ex)
+    finally:
+        if ex is not None:
+            ex.close()
+
+
+def _sweep(params, boards, out, per_game, workers, backend, scheduler, timeout, quiet, ex):
+    store = _Store(out, params, per_game) if out is not None else None
+    plan = _Plan(params, boards)
+    for rec in (store.load() if store else []):
+        if rec["b"] >= len(boards) or rec["k"] >= plan.kmax[rec["b"]]:
+            raise ValueError(f"out: {out}/chunks.jsonl has a chunk outside this grid; "
+                             f"use a new folder")
+        plan.add(rec)
+    pending = deque()
+    for b in range(len(boards)):
+        plan.evaluate(b)
+        pending.extend((b, k) for k in plan.new_chunks(b))
+    if pending:
+        _execute(plan, pending, params, store, workers, backend, scheduler, timeout, quiet, ex)
+    result = summarize(plan)
+    result.path = out
+    if store is not None:
+        _fsync_write(os.path.join(out, "summary.csv"), result.summary.to_csv(index=False))
+        _fsync_write(os.path.join(out, "pairs.csv"), result.pairs.to_csv(index=False))
+    return result

@@ -1,0 +1,162 @@
+"""Arguments of a sweep -> the grid: list parsing (``"a:b:step"``, ``"x,y"``), the members
+of each board (agent, mine_count), the chunk size, and :func:`_resolve`, which validates
+everything and returns the ``params`` dict stored in ``params.json`` plus the boards.
+Writes nothing.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+from itertools import product
+
+import numpy as np
+
+from ..agents import AGENTS
+from ..config import check_games, check_seed, parse_size
+from ..options import DEFAULTS, make_config, sweep_options
+
+FORMAT = 1
+
+
+def parse_range(spec) -> list[float]:
+    """``"a:b:step"`` (inclusive) or ``"x,y,z"`` -> list of floats.
+
+    >>> parse_range("0.1:0.5:0.1")
+    [0.1, 0.2, 0.3, 0.4, 0.5]
+    """
+    s = str(spec).replace(" ", "")
+    if ":" in s:
+        try:
+            a, b, step = (float(v) for v in s.split(":"))
+        except ValueError:
+            raise ValueError(f"density: expected 'start:stop:step' or a list, got {spec!r}") from None
+        if not step > 0 or b < a:
+            raise ValueError(f"density: range {spec!r} needs step > 0 and stop >= start")
+        n = int(math.floor((b - a) / step + 1e-9)) + 1
+        # rounding keeps 0.1*3 from becoming 0.30000000000000004 in files and labels
+        return [round(a + i * step, 10) for i in range(n)]
+    try:
+        return [float(v) for v in s.split(",") if v]
+    except ValueError:
+        raise ValueError(f"density: expected numbers, got {spec!r}") from None
+
+
+def _as_list(x, name):
+    if x is None:
+        return None
+    if isinstance(x, str):
+        x = [v for v in x.replace(" ", "").split(",") if v]
+    elif not isinstance(x, (list, tuple, np.ndarray)) or (
+            name == "sizes" and isinstance(x, tuple) and len(x) == 2
+            and all(isinstance(v, numbers.Integral) for v in x)):
+        x = [x]  # a scalar, or one (H, W) pair
+    x = list(x)
+    if not x:
+        raise ValueError(f"{name}: empty list; the grid is the product of the lists, so every "
+                         f"list needs at least one value")
+    return x
+
+
+def _members(agents, mine_count):
+    """[(agent, mine_count)] of each board, from a list or an {agent: list} dict."""
+    out = []
+    for a in agents:
+        if not isinstance(a, str) or a not in AGENTS:
+            raise ValueError(f"agents: unknown agent {a!r}; known agents: {', '.join(AGENTS)}")
+        mc = mine_count.get(a, [False]) if isinstance(mine_count, dict) else mine_count
+        mc = _as_list(mc, "mine_count")
+        for v in mc:
+            if not isinstance(v, (bool, np.bool_)):
+                raise ValueError(f"mine_count: expected True/False values, got {v!r}")
+            if (a, bool(v)) not in out:
+                out.append((a, bool(v)))
+    if isinstance(mine_count, dict):
+        extra = set(mine_count) - set(agents)
+        if extra:
+            raise ValueError(f"mine_count: agents {sorted(extra)} are not in agents={agents}")
+    return out
+
+
+def _label(member):
+    return f"{member[0]}:{int(member[1])}"
+
+
+def chunk_size(cells, chunk_games=None) -> int:
+    """Games per chunk: given, or about 20,000 cell-games (10..250) so a chunk is a
+    fraction of a second whatever the board (a deterministic function of the board)."""
+    if chunk_games is not None:
+        return chunk_games
+    return int(min(250, max(10, math.ceil(20_000 / cells))))
+
+
+def _plain(v):
+    """A JSON value that round-trips exactly: tuples as lists, numpy scalars as Python's."""
+    return list(v) if isinstance(v, tuple) else v.item() if isinstance(v, np.generic) else v
+
+
+def with_defaults(params: dict) -> dict:
+    """``params`` of a folder with every single-valued option filled in: a folder written
+    before an option existed (no key for it) was played with that option's default."""
+    return dict(params, **{o.name: o.default for o in sweep_options("single")
+                           if o.name not in params})
+
+
+def _resolve(agents, sizes, densities, mines, rules, mine_count, games, ci, min_games,
+             max_games, seed, chunk_games, **single):
+    """Validate everything; return (params dict, boards list). Writes nothing.
+
+    ``single``: the single-valued options of the table (first_click, first_cell, prior,
+    budget, ...), applied to every configuration; missing ones take their defaults."""
+    single = {o.name: single.get(o.name, DEFAULTS[o.name]) for o in sweep_options("single")}
+    agents = _as_list(agents, "agents")
+    members = _members(agents, mine_count)
+    sizes = [parse_size(s) for s in _as_list(sizes, "sizes")]
+    if (densities is None) == (mines is None):
+        raise ValueError("densities/mines: give exactly one of densities=[...] or mines=[...]")
+    if isinstance(densities, str):
+        densities = parse_range(densities)
+    densities = _as_list(densities, "densities")
+    mines = _as_list(mines, "mines")
+    if mines is not None:
+        mines = [int(m) if isinstance(m, str) and m.isdigit() else m for m in mines]
+    rules = _as_list(rules, "rules")
+    seed = check_seed(seed)
+    if (games is None) == (ci is None):
+        raise ValueError("games/ci: give exactly one of games=N (fixed) or ci=HALF_WIDTH "
+                         "(adaptive precision of the mean score)")
+    if games is not None:
+        games = check_games(games)
+    else:
+        if (not isinstance(ci, numbers.Real) or isinstance(ci, bool) or not math.isfinite(ci)
+                or ci <= 0):
+            raise ValueError(f"ci: must be a finite number > 0 (a 95% CI half-width of the mean "
+                             f"score, e.g. 0.005), got {ci!r}")
+        ci = float(ci)
+        min_games = check_games(min_games, "min_games")
+        max_games = check_games(max_games, "max_games")
+        if min_games < 2 or max_games < min_games:
+            raise ValueError(f"min_games/max_games: need 2 <= min_games <= max_games, got "
+                             f"{min_games} and {max_games}")
+    if chunk_games is not None:
+        chunk_games = check_games(chunk_games, "chunk_games")
+    boards = []
+    for (h, w), x, r in product(sizes, densities if densities is not None else mines, rules):
+        kw = dict(density=x) if densities is not None else dict(mines=x)
+        cfgs = [make_config(a, (h, w), rules=r, mine_count=mc, **single, **kw)
+                for a, mc in members]
+        c0 = cfgs[0]
+        boards.append(dict(
+            height=h, width=w, mines=c0.mines, rules=r, first_click=c0.first_click,
+            first_cell=c0.first_cell if isinstance(c0.first_cell, str) else list(c0.first_cell),
+            density=float(x) if densities is not None else c0.mines / (h * w),
+            chunk=chunk_size(h * w, chunk_games), cfgs=cfgs))
+    # plain Python numbers so params.json round-trips exactly (numpy scalars do not)
+    densities = [float(d) for d in densities] if densities is not None else None
+    mines = [int(m) for m in mines] if mines is not None else None
+    params = dict(
+        format=FORMAT, agents=agents, members=[[a, mc] for a, mc in members],
+        sizes=[list(s) for s in sizes], densities=densities, mines=mines, rules=rules,
+        **{k: _plain(v) for k, v in single.items()},
+        seed=seed, games=games, ci=ci, min_games=min_games if ci else None,
+        max_games=max_games if ci else None, chunk_games=chunk_games)
+    return params, boards

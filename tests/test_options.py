@@ -1,0 +1,147 @@
+"""The option table drives make_config, run / play / sweep, the CLI and the kernel
+parameters; sweep's single-valued options (prior, budget) are stored and checked on resume."""
+import importlib
+import inspect
+import json
+
+import numpy as np
+import pytest
+
+from fastsweep import cli, play, run
+from fastsweep.config import agent_params as old_name
+from fastsweep.kernels import game as kg
+from fastsweep.options import OPTIONS, kernel_params, make_config
+
+SW = importlib.import_module("fastsweep.sweep")  # fastsweep.sweep is the function
+
+
+def _flags(command):
+    sub = next(a for a in cli.build_parser()._actions if a.dest == "command")
+    return {s for a in sub.choices[command]._actions for s in a.option_strings}
+
+
+def test_every_option_reaches_every_entry_point():
+    for fn in (run, play, make_config):
+        params = inspect.signature(fn).parameters
+        for o in OPTIONS:
+            if fn is not make_config:
+                assert o.name in params, (fn.__name__, o.name)
+                if o.name != "size":
+                    assert params[o.name].default == o.default, (fn.__name__, o.name)
+    sweep_params = inspect.signature(SW.sweep).parameters
+    for o in OPTIONS:
+        if o.sweep is not None:
+            assert o.keyword in sweep_params, o.name
+        if o.sweep == "single":
+            assert sweep_params[o.name].default == o.default, o.name
+    for cmd in ("run", "play", "sweep"):
+        flags = _flags(cmd)
+        for o in OPTIONS:
+            if o.flag is not None and (cmd != "sweep" or o.sweep is not None):
+                assert o.flag in flags, (cmd, o.flag)
+    # the Python-only row (a fixed layout) is not a sweep option and has no flag
+    assert [o.name for o in OPTIONS if o.flag is None] == ["layout"]
+    assert {"--prior", "--budget"} <= _flags("sweep")
+
+
+def test_kernel_slots_exist_and_match_the_old_parameters():
+    for o in OPTIONS:
+        if o.slot is not None:
+            assert o.slot.startswith(("P_", "F_")) and hasattr(kg, o.slot), o.slot
+            assert o.to_kernel is not None
+    cfg = make_config("probability", (16, 30), mines=99, rules="classic", mine_count=True,
+                      prior=0.25, budget=1234)
+    p, f = kernel_params(cfg, seed=2**64 - 1)
+    assert old_name is kernel_params
+    expect = np.zeros(kg.P_LEN, np.int64)
+    expect[[kg.P_RULES, kg.P_FIRST_CLICK, kg.P_FIRST_CELL, kg.P_MINES, kg.P_MINE_COUNT,
+            kg.P_BUDGET]] = [kg.RULES_CLASSIC, kg.FIRST_SAFE, 0, 99, 1, 1234]
+    from fastsweep.agents import agent_id
+
+    expect[kg.P_AGENT] = agent_id("probability")
+    expect[[kg.P_H, kg.P_W, kg.P_SEED]] = [16, 30, -1]  # the seed's uint64 bits
+    assert p.tolist() == expect.tolist() and f.tolist() == [0.25]
+
+
+def test_make_config_rejects_unknown_options():
+    with pytest.raises(TypeError, match="nosuch"):
+        make_config("basic", 5, mines=3, nosuch=1)
+
+
+BAD = [("prior", 1.5, "prior: must be a number strictly between 0 and 1"),
+       ("prior", 0.0, "prior: must be"),
+       ("budget", -1, "budget: must be an integer >= 0"),
+       ("first_click", "sometimes", "first_click: unknown rule"),
+       ("first_cell", "9,9", "first_cell:")]
+
+
+@pytest.mark.parametrize("name,value,msg", BAD)
+def test_bad_values_name_the_argument_everywhere(tmp_path, capsys, name, value, msg):
+    kw = {name: value}
+    with pytest.raises(ValueError, match=msg):
+        run("basic", 5, mines=3, **kw)
+    with pytest.raises(ValueError, match=msg):
+        play("basic", 5, mines=3, **kw)
+    with pytest.raises(ValueError, match=msg):
+        SW.sweep(["basic"], 5, mines=[3], games=5, out=str(tmp_path / "o"), quiet=True, **kw)
+    assert not (tmp_path / "o").exists()
+    flag = "--" + name.replace("_", "-")
+    for argv in (["run", "--size", "5", "--mines", "3", "--games", "1"],
+                 ["play", "--size", "5", "--mines", "3"],
+                 ["sweep", "--size", "5", "--mines", "3", "--games", "5", "--quiet"]):
+        with pytest.raises(SystemExit) as e:
+            cli.main(argv + [flag, str(value)])
+        assert e.value.code == 2
+        err = capsys.readouterr().err
+        assert err.startswith("fastsweep: error: " + name) and err.count("\n") == 1
+
+
+GRID = dict(agents=["probability"], sizes=[7], densities=[0.3], games=40, chunk_games=20,
+            mine_count=[False], seed=5, workers=1, quiet=True)
+
+
+def test_sweep_prior_budget_reproducible_stored_and_checked_on_resume(tmp_path):
+    out = str(tmp_path / "o")
+    r = SW.sweep(out=out, prior=0.2, budget=64, **GRID)
+    ref = run("probability", 7, density=0.3, games=40, seed=5, prior=0.2, budget=64)
+    assert r.summary.mean_score[0] == pytest.approx(ref.score.mean(), abs=1e-12)
+    assert r.summary.mean_guesses[0] == ref.guesses.mean()
+    p = json.loads((tmp_path / "o" / "params.json").read_text())
+    assert (p["prior"], p["budget"]) == (0.2, 64)
+    # the same call resumes (nothing to play), another prior or budget is refused
+    again = SW.sweep(out=out, prior=0.2, budget=64, **GRID)
+    assert again.summary.equals(r.summary)
+    with pytest.raises(ValueError, match=r"different parameters \(prior\)"):
+        SW.sweep(out=out, prior=0.3, budget=64, **GRID)
+    with pytest.raises(ValueError, match=r"different parameters \(budget\)"):
+        SW.sweep(out=out, prior=0.2, **GRID)
+    loaded = SW.load(out)
+    assert loaded.summary.drop(columns=list(SW.TIMING_COLUMNS)).equals(
+        r.summary.drop(columns=list(SW.TIMING_COLUMNS)))
+    # the prior reaches the kernels: with the default the agent guesses differently
+    other = SW.sweep(**GRID)
+    assert other.params["prior"] == 0.5 and other.params["budget"] == 0
+    assert other.summary.mean_score[0] != r.summary.mean_score[0]
+
+
+def test_folder_without_prior_and_budget_still_resumes_and_loads(tmp_path):
+    """A folder written before sweep took prior/budget has no such keys in params.json:
+    it was played with the defaults, and resumes and loads as such."""
+    out = tmp_path / "o"
+    grid = dict(GRID, games=60)
+    whole = SW.sweep(out=str(out), **grid)
+    pfile = out / "params.json"
+    p = json.loads(pfile.read_text())
+    del p["prior"], p["budget"]
+    pfile.write_text(json.dumps(p, indent=1) + "\n")
+    # drop the last chunk and the summaries: resuming plays it again
+    lines = (out / "chunks.jsonl").read_text().splitlines(keepends=True)
+    (out / "chunks.jsonl").write_text("".join(lines[:-1]))
+    (out / "summary.csv").unlink()
+    resumed = SW.sweep(out=str(out), **grid)
+    core = list(SW.TIMING_COLUMNS)
+    assert resumed.summary.drop(columns=core).equals(whole.summary.drop(columns=core))
+    assert SW.load(str(out)).summary.drop(columns=core).equals(whole.summary.drop(columns=core))
+    assert "prior" not in json.loads(pfile.read_text())  # the folder is not rewritten
+    with pytest.raises(ValueError, match=r"different parameters \(prior\)"):
+        SW.sweep(out=str(out), prior=0.4, **grid)
