@@ -24,7 +24,8 @@ BOARDS = [  # label, size, mines, density
 ]
 
 _FIRST_CALL = ("import time; t=time.perf_counter(); import fastsweep; "
-               "fastsweep.run('basic', 9, mines=10, games=2); print(time.perf_counter()-t)")
+               "fastsweep.run({agent!r}, 9, mines=10, games=2); print(time.perf_counter()-t)")
+FAMILIES = ("basic", "probability")  # one agent of each kernel family
 
 
 def machine() -> str:
@@ -40,22 +41,23 @@ def machine() -> str:
     return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
-def _subprocess_seconds(env_extra) -> float:
+def _subprocess_seconds(env_extra, agent="basic") -> float:
     env = dict(os.environ, **env_extra)
-    r = subprocess.run([sys.executable, "-c", _FIRST_CALL], capture_output=True, text=True,
-                       env=env, check=True)
+    r = subprocess.run([sys.executable, "-c", _FIRST_CALL.format(agent=agent)],
+                       capture_output=True, text=True, env=env, check=True)
     return float(r.stdout.strip().splitlines()[-1])
 
 
-def compile_and_import_times(repeats=3):
-    """(cold seconds: import + first run compiling everything into an empty cache,
-    warm seconds: import + first run loading the on-disk JIT cache), medians."""
+def compile_and_import_times(repeats=3, agent="basic"):
+    """(cold seconds: import + first run of ``agent`` compiling its family's kernels into
+    an empty cache, warm seconds: import + first run loading the on-disk JIT cache),
+    medians. Each agent family compiles only its own kernels."""
     cold = []
     for _ in range(max(1, repeats // 2)):
         with tempfile.TemporaryDirectory() as d:
-            cold.append(_subprocess_seconds({"NUMBA_CACHE_DIR": d}))
-    _subprocess_seconds({})  # make sure the default cache is populated
-    warm = [_subprocess_seconds({}) for _ in range(repeats)]
+            cold.append(_subprocess_seconds({"NUMBA_CACHE_DIR": d}, agent))
+    _subprocess_seconds({}, agent)  # make sure the default cache is populated
+    warm = [_subprocess_seconds({}, agent) for _ in range(repeats)]
     return statistics.median(cold), statistics.median(warm)
 
 
@@ -86,11 +88,14 @@ def main(repeats=5, out="results/bench.csv", quick=False):
         rows.append(dict(metric="basic keep-going", board=label, games_per_s=round(rate),
                          us_per_game=round(1e6 / rate, 2), games_per_run=games, repeats=repeats))
         print(f"{label:<22} {rate:>10,.0f} {1e6 / rate:>9.1f}")
-    cold, warm = compile_and_import_times(3 if quick else repeats)
-    print(f"cold first call (import + compile everything): {cold:.1f} s")
-    print(f"warm import + first call (JIT cache on disk):  {warm:.2f} s")
-    rows.append(dict(metric="cold import + compile (s)", board="", seconds=round(cold, 2)))
-    rows.append(dict(metric="warm import + first call (s)", board="", seconds=round(warm, 3)))
+    for agent in FAMILIES:
+        cold, warm = compile_and_import_times(3 if quick else repeats, agent)
+        print(f"{agent}: cold first call (import + compile its family): {cold:.1f} s; "
+              f"warm import + first call (JIT cache on disk): {warm:.2f} s")
+        rows.append(dict(metric=f"{agent}: cold import + compile (s)", board="",
+                         seconds=round(cold, 2)))
+        rows.append(dict(metric=f"{agent}: warm import + first call (s)", board="",
+                         seconds=round(warm, 3)))
     df = pd.DataFrame(rows)
     df["machine"] = mach
     df["date"] = time.strftime("%Y-%m-%d")

@@ -9,57 +9,17 @@ import numbers
 import warnings
 
 import numpy as np
-from numba import njit
 
 from .kernels import count as kc
 from .kernels import env as ke
+from .kernels.view import MINE_CODE
+from .kernels.view import fill_state as _fill_state
 from .kernels import layout as kl
 
-HIDDEN_CODE = -1
-MINE_CODE = -2
 
 
 class ApproximationWarning(UserWarning):
     """A component was too large for the work budget: results for it are approximate."""
-
-
-@njit(cache=True)
-def _fill_state(v, S):
-    """Copy view ``v`` (int8 H x W, values already checked) into state ``S``; count
-    hidden and known-mine neighbours. Returns (code, cell, known, hidden): code 0 ok,
-    or 1/2/3 for the first clue that is larger than its neighbours / smaller than its
-    known mines / needs more mines than its hidden neighbours."""
-    h, w = v.shape
-    n = h * w
-    known = 0
-    hidden = 0
-    rev = 0
-    for c in range(n):
-        x = v[c // w, c % w]
-        if x == HIDDEN_CODE:
-            st = kl.HIDDEN
-            hidden += 1
-        elif x == MINE_CODE:
-            st = kl.FLAGGED
-            known += 1
-        else:
-            st = kl.REVEALED
-            rev += 1
-        ke.set_cell(S, c, st, max(x, 0))
-    for c in range(n):
-        ke.recount(S, c)
-    for c in range(n):
-        if ke.status(S, c) == kl.REVEALED:
-            x = ke.clue(S, c)
-            if x > S[c, kl.F_NNB]:
-                return 1, c, known, hidden
-            if x < ke.nb_mines(S, c):
-                return 2, c, known, hidden
-            if x - ke.nb_mines(S, c) > ke.nb_hidden(S, c):
-                return 3, c, known, hidden
-    S[n, kl.C_REV] = rev
-    S[n, kl.C_FLAG] = known
-    return 0, -1, known, hidden
 
 
 _PROBLEMS = {1: "is larger than its number of neighbours",
