@@ -27,7 +27,7 @@ import fastsweep
 import naive
 from fastsweep import AGENTS
 from fastsweep.config import make_config
-from fastsweep.kernels import env as ke
+from fastsweep.kernels import layout as ke
 from fastsweep.kernels import game as kg
 from fastsweep.runner import play_chunk
 

@@ -199,7 +199,7 @@ def test_neighbourhood_words_stay_exact(h, w):
     # act() keeps each cell's packed neighbourhood word (hidden count and mask, known
     # mines, not-revealed bit) up to date incrementally; after every action it must
     # equal a recount from the neighbours' states, for flags, reveals and detonations.
-    from fastsweep.kernels import env
+    from fastsweep.kernels import actions, env
     rng = np.random.default_rng(h * 100 + w)
     n = h * w
     for trial in range(20):
@@ -214,7 +214,7 @@ def test_neighbourhood_words_stay_exact(h, w):
             assert env.is_mine(S, c) == mine[c]
         for c in rng.permutation(n)[: rng.integers(1, n + 1)]:
             kind = kl.A_FLAG if (mine[c] and rng.random() < 0.7) else kl.A_GUESS
-            env.act(S, c, kind, kl.R_RANDOM, -1, 0)
+            actions.act(S, c, kind, kl.R_RANDOM, -1, 0)
             S[n, kl.C_QLEN] = 0  # empty the work list: the queued bits go with it
             got = [env.word(S, d) & ~kl.NB_QUEUED for d in range(n)]
             for d in range(n):

@@ -12,7 +12,7 @@ import pytest
 from fastsweep import AGENTS
 from fastsweep.agents import kernels_for
 from fastsweep.config import agent_params, make_config
-from fastsweep.kernels import env
+from fastsweep.kernels import actions, env
 from fastsweep.kernels import game as kg
 from fastsweep.kernels import layout as kl
 
@@ -96,19 +96,31 @@ def test_observations_equal_the_environment_moves_and_restore_undoes_them(h, w):
             env.add_mine(played, c)
         for c in rng.permutation(n)[: rng.integers(1, n + 1)]:
             if mine[c] and rng.random() < 0.6:
-                env.act(played, c, kl.A_FLAG, kl.R_RANDOM, -1, 0)
-                env.flag(known, c)
+                actions.act(played, c, kl.A_FLAG, kl.R_RANDOM, -1, 0)
+                actions.flag(known, c)
             else:
-                out = env.act(played, c, kl.A_GUESS, kl.R_RANDOM, -1, 0)
+                out = actions.act(played, c, kl.A_GUESS, kl.R_RANDOM, -1, 0)
                 if out < 0:
-                    env.observe_mine(known, c)
+                    actions.observe_mine(known, c)
                 else:
-                    env.observe(known, c, out)
+                    actions.observe(known, c, out)
             assert _knowledge(played) == _knowledge(known)
         before = _knowledge(known)
-        assert env.save_knowledge(known, buf) == buf.size
+        assert actions.save_knowledge(known, buf) == buf.size
         for c in range(n):
             if env.status(known, c) == kl.HIDDEN:
-                env.observe(known, c, int(rng.integers(0, 9)))
-        env.restore_knowledge(known, buf)
+                actions.observe(known, c, int(rng.integers(0, 9)))
+        actions.restore_knowledge(known, buf)
         assert _knowledge(known) == before
+
+
+def test_describe_state_shows_knowledge_and_truth_apart():
+    from fastsweep.debug import describe_state
+    S = env.new_state(2, 3)
+    env.add_mine(S, 5)
+    actions.observe(S, 0, 0)
+    text = describe_state(S).splitlines()
+    assert text[0].startswith("2x3 board, 6 cells")
+    assert "rev=1" in text[1] and "kmines=-1" in text[1]
+    assert text[3].split()[0].startswith("0q+0/+3/")  # revealed 0, queued, 3 hidden nbrs
+    assert text[-2:] == ["  0 1 1", "  0 1 *"]

@@ -16,9 +16,10 @@ import numpy as np
 from numba import njit, objmode
 
 from .board import choose, game_rng, shuffle
+from .actions import act_flat
 from .env import (
-    _ix, act_flat, add_mine_flat, cell_of, flat, hidden_left, is_mine, ncells, new_state,
-    reset_state, status, true_clue,
+    _ix, add_mine_flat, cell_of, flat, hidden_left, is_mine, ncells, new_state, reset_state,
+    status, true_clue,
 )
 from .env import moves as moves_made
 from .layout import (

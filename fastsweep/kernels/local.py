@@ -15,9 +15,10 @@ import numpy as np
 from numba import njit
 
 from .bits import lowest_bit
+from .actions import _act, act_flat
 from .env import (
-    _act, _ix, act_flat, flat, hidden_left, mines_left, mines_left_known, ncells,
-    ncells_flat, safe_left, status, w_status,
+    _ix, flat, hidden_left, mines_left, mines_left_known, ncells, ncells_flat, safe_left,
+    status, w_status,
 )
 from .layout import (
     A_FLAG, A_GUESS, A_REVEAL, C_DET, C_FLAG, C_GPTR, C_OFF, C_ORDER, C_QLEN, C_REV, C_W2,

@@ -9,9 +9,9 @@ from numba import njit
 from .count import ST_OK, analyse
 from .incremental import W_PROB, analyse_changed
 from .incremental import new_workspace as _new_workspace
+from .actions import act, act_flat
 from .env import (
-    act, act_flat, cell_of, flat, hidden_left, moves, ncells, status,
-    w_hidden, w_mines, w_status,
+    cell_of, flat, hidden_left, moves, ncells, status, w_hidden, w_mines, w_status,
 )
 from .layout import (
     A_FLAG, A_GUESS, A_REVEAL, C_APPROX, C_DET, C_FLAG, C_GPTR, C_ORDER, C_REV, F_AUX,
