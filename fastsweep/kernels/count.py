@@ -31,8 +31,8 @@ import math
 import numpy as np
 from numba import njit
 
-from .env import mines_left_known, ncells
-from .layout import C_DET, C_FLAG, C_REV, F_AUX, HIDDEN, REVEALED
+from .env import hidden_left, mines_left_known, ncells
+from .layout import F_AUX, HIDDEN, REVEALED
 from .env import status as cell_status
 from .frontier import (
     CB_CAP, CB_DED, CB_K, CB_NK, CB_OPEN, CB_SIZE, CB_SLOT, CK_B, CK_NB, CK_VAL,
@@ -344,8 +344,7 @@ def _analyse(S, con, box, ncon, nbox, order, cstart, ncomp, width, bym, prior, b
     possible frontier totals. ``cinfo`` (int64 (ncomp, 3) or empty) receives each
     component's fewest and most mines and 1 if it was approximated (filled only when
     ``bym`` is False)."""
-    n = ncells(S)
-    hid = n - S[n, C_REV] - S[n, C_FLAG] - S[n, C_DET]
+    hid = hidden_left(S)
     fc = 0
     for b in range(nbox):
         fc += box[b, CB_SIZE]

@@ -30,9 +30,9 @@ import numpy as np
 from numba import njit
 
 from .count import DEFAULT_BUDGET, ST_OK, _analyse
-from .env import mines_left_known, ncells, w_hidden, w_mines, w_status, word
+from .env import hidden_left, mines_left_known, ncells, w_hidden, w_mines, w_status, word
 from .layout import (
-    C_AGENT_CACHE, C_DET, C_FLAG, C_REV, F_AUX, F_NBR, F_NNB, HIDDEN, REVEALED,
+    C_AGENT_CACHE, F_AUX, F_NBR, F_NNB, HIDDEN, REVEALED,
 )
 
 from .env import status as cell_status
@@ -128,7 +128,7 @@ def analyse_changed(S, ws, prior, budget):
                     S[d, F_AUX] = SEL
                     queue[qt] = d
                     qt += 1
-    hid = n - S[n, C_REV] - S[n, C_FLAG] - S[n, C_DET]
+    hid = hidden_left(S)
     u = hid - fcells
     mleft = mines_left_known(S)
     status = ST_OK

@@ -14,7 +14,7 @@ from .env import (
     cell_of, flat, hidden_left, moves, ncells, status, w_hidden, w_mines, w_status,
 )
 from .layout import (
-    A_FLAG, A_GUESS, A_REVEAL, C_APPROX, C_DET, C_FLAG, C_GPTR, C_ORDER, C_REV, F_AUX,
+    A_FLAG, A_GUESS, A_REVEAL, C_APPROX, C_GPTR, C_ORDER, F_AUX,
     F_NNB, F_PLANE, HIDDEN, R_APPROX_GUESS, R_DEDUCE_MINE, R_DEDUCE_SAFE, R_PROB_GUESS,
 )
 
@@ -104,7 +104,7 @@ def deduce_or_guess_changed(S, trp, by_probability, mine_count, prior, budget, w
             return
     if acted > 0:
         return
-    hid = n - S[n, C_REV] - S[n, C_FLAG] - S[n, C_DET]
+    hid = hidden_left(S)
     if not by_probability or res != ST_OK:
         guess_in_order(flat(S))
         return
