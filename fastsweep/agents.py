@@ -12,6 +12,7 @@ import importlib
 from dataclasses import dataclass
 
 from .kernels import layout as kl
+from .kernels.policies import AGENT_INFERENCE, AGENT_PROBABILITY
 
 
 @dataclass(frozen=True)
@@ -40,12 +41,12 @@ AGENTS: dict[str, AgentInfo] = {
         0, "basic", "the assignment's basic agent: single-clue rules, else a random guess",
         options=("mine_count",), reasons=_RULE_REASONS + (kl.R_RANDOM,)),
     "inference": AgentInfo(
-        1, "exact", "complete deduction from all clues (and the mine total), else a random "
+        AGENT_INFERENCE, "exact", "complete deduction from all clues (and the mine total), else a random "
         "guess", options=("mine_count", "budget"),
         reasons=_RULE_REASONS + (kl.R_DEDUCE_SAFE, kl.R_DEDUCE_MINE, kl.R_RANDOM),
         exact_inference=True),
     "probability": AgentInfo(
-        2, "exact", "complete deduction, else the hidden cell of lowest exact mine "
+        AGENT_PROBABILITY, "exact", "complete deduction, else the hidden cell of lowest exact mine "
         "probability", options=("mine_count", "budget", "prior"),
         reasons=_RULE_REASONS + (kl.R_DEDUCE_SAFE, kl.R_DEDUCE_MINE, kl.R_RANDOM,
                                  kl.R_PROB_GUESS, kl.R_APPROX_GUESS),

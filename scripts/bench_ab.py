@@ -41,10 +41,11 @@ def load_revision(rev: str, dest: str, name: str = "fastsweep_ab"):
 
 
 def batch_runner(config, runner, size, mines, density, games, agent="basic",
-                 rules="keep-going"):
+                 rules="keep-going", mine_count=None):
     """A function seed -> result table of ``games`` games, through the revision's own
     ``runner.play_chunk`` (so kernel signatures may differ between the revisions)."""
-    cfg = config.make_config(agent, size, mines=mines, density=density, rules=rules)
+    extra = {} if mine_count is None else {"mine_count": mine_count}
+    cfg = config.make_config(agent, size, mines=mines, density=density, rules=rules, **extra)
 
     def play(seed):
         return runner.play_chunk(cfg, seed, 0, games, timing=False)[0]
@@ -68,6 +69,8 @@ def main(argv=None):
                     help="HxW:density or HxW:mines (default 30x30:0.2)")
     ap.add_argument("--agent", default="basic", help="agent (default basic)")
     ap.add_argument("--rules", default="keep-going", help="keep-going (default) or classic")
+    ap.add_argument("--mine-count", choices=["yes", "no"], default=None,
+                    help="whether the agent knows the mine total (default: the rules' default)")
     ap.add_argument("--rounds", type=int, default=40, help="alternations (default 40)")
     ap.add_argument("--seconds", type=float, default=0.03,
                     help="approximate length of one timed batch (default 0.03)")
@@ -78,7 +81,8 @@ def main(argv=None):
     import fastsweep.runner as new_game
     with tempfile.TemporaryDirectory() as tmp:
         old_config, old_game = load_revision(a.rev, tmp)
-        kw = dict(agent=a.agent, rules=a.rules)
+        kw = dict(agent=a.agent, rules=a.rules,
+                  mine_count=None if a.mine_count is None else a.mine_count == "yes")
         probe_new = batch_runner(new_config, new_game, size, mines, density, 20, **kw)
         probe_old = batch_runner(old_config, old_game, size, mines, density, 20, **kw)
         if not (probe_new(1) == probe_old(1)).all():
@@ -100,7 +104,8 @@ def main(argv=None):
                 f(r + 3)
                 ts.append((time.perf_counter() - t) / games * 1e6)
     ratio = statistics.median(n / o for n, o in zip(t_new, t_old))
-    print(f"{a.agent} {a.rules} {a.board}, {games} games per batch, {a.rounds} rounds")
+    mc = "" if a.mine_count is None else f", mine count {a.mine_count}"
+    print(f"{a.agent} {a.rules}{mc} {a.board}, {games} games per batch, {a.rounds} rounds")
     print(f"  {a.rev}: median {statistics.median(t_old):.1f} us/game (min {min(t_old):.1f})")
     print(f"  working tree: median {statistics.median(t_new):.1f} us/game "
           f"(min {min(t_new):.1f})")

@@ -39,7 +39,7 @@ import numpy as np
 from numba import njit
 
 from .layout import (
-    C_DET, C_FLAG, C_GAME_END, C_KMINES, C_N, C_OFF, C_ORDER, C_P, C_PLANEOF, C_REV, C_W2,
+    C_DET, C_FLAG, C_GAME_END, C_KMINES, C_OFF, C_ORDER, C_P, C_PLANEOF, C_REV, C_W2,
     C_WORDS, C_WORDS0, DETONATED, F_NBR, F_NNB, F_PLANE, FIRE_SIZE, FLAGGED, HIDDEN, K,
     KSHIFT, NB_BIAS, NB_BORDER, NB_BORDER_WORD, NB_CLUE_MASK, NB_CLUE_SHIFT, NB_FIELD,
     NB_MASK, NB_MASK_SHIFT, NB_ML, NB_ML_SHIFT, NB_NOTREV, NB_QUEUED, NB_SL, NB_SL_SHIFT,
@@ -77,7 +77,6 @@ def new_state(h, w):
     F = S.reshape(S.size)
     cnt = n * K
     F[-1] = n
-    F[cnt + C_N] = n
     F[cnt + C_W2] = w2
     F[cnt + C_P] = p
     F[cnt + C_WORDS] = words

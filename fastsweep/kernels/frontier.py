@@ -14,6 +14,8 @@ Tables are int32 2-D arrays with named columns (one array argument per table: se
 note on reference counting in env.py). ``S[:, F_AUX]`` maps a revealed cell to its
 constraint id and a hidden cell to its box id (-1: none).
 """
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
@@ -260,3 +262,24 @@ def order_components(con, box, ncon, nbox):
         ncomp += 1
     cstart[ncomp] = pos
     return order, cstart, ncomp, width
+
+
+#: A position's frontier: the constraint and box tables and the components in DP order
+#: (see :func:`build_frontier` and :func:`order_components`).
+Frontier = namedtuple("Frontier", "con box ncon nbox order cstart ncomp width")
+
+
+@njit(cache=True)
+def frontier(S):
+    """The whole frontier of the position in ``S`` as a :data:`Frontier`."""
+    con, box, ncon, nbox = build_frontier(S)
+    order, cstart, ncomp, width = order_components(con, box, ncon, nbox)
+    return Frontier(con, box, ncon, nbox, order, cstart, ncomp, width)
+
+
+@njit(cache=True)
+def frontier_of(S, clues, ncon):
+    """The frontier of the closed clue set ``clues[:ncon]`` (see :func:`build_from`)."""
+    con, box, ncon, nbox = build_from(S, clues, ncon)
+    order, cstart, ncomp, width = order_components(con, box, ncon, nbox)
+    return Frontier(con, box, ncon, nbox, order, cstart, ncomp, width)

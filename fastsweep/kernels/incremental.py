@@ -29,14 +29,14 @@ after ``reset_state``, which marks a new game and invalidates it):
 import numpy as np
 from numba import njit
 
-from .count import DEFAULT_BUDGET, ST_OK, _analyse
+from .count import DEFAULT_BUDGET, ST_OK, analyse_frontier
 from .env import hidden_left, mines_left_known, ncells, w_hidden, w_mines, w_status, word
 from .layout import (
     C_AGENT_CACHE, F_AUX, F_NBR, F_NNB, HIDDEN, REVEALED,
 )
 
 from .env import status as cell_status
-from .frontier import CB_C, CB_LEN, CB_SIZE, build_from, order_components
+from .frontier import CB_C, CB_LEN, CB_SIZE, frontier_of
 
 W_PROB = 0
 W_SNAP = 1
@@ -142,20 +142,21 @@ def analyse_changed(S, ws, prior, budget):
                 clues[j] = queue[i]
                 j += 1
         clues.sort()
-        con, box, ncon, nbox = build_from(S, clues, ncon)
-        order, cstart, ncomp, width = order_components(con, box, ncon, nbox)
-        cinfo = np.zeros((ncomp, 3), np.int64)
-        status, approx, bprob, pu, uded, smin, smax, u2, ml2 = _analyse(
-            S, con, box, ncon, nbox, order, cstart, ncomp, width, False, prior, budget,
-            cinfo)
+        fr = frontier_of(S, clues, ncon)
+        box = fr.box
+        nbox = fr.nbox
+        cinfo = np.zeros((fr.ncomp, 3), np.int64)
+        a = analyse_frontier(S, fr, False, prior, budget, cinfo)
+        status = a.status
         if status != ST_OK:
-            return status, approx, box, nbox, 0, 0, u, mleft
+            return status, a.approx, box, nbox, 0, 0, u, mleft
+        bprob = a.bprob
         for b in range(nbox):
             p = bprob[b]
             for j in range(box[b, CB_SIZE]):
                 ws[box[b, CB_C + j], W_PROB] = p
-        for i in range(ncomp):
-            r = box[order[cstart[i]], CB_C]
+        for i in range(fr.ncomp):
+            r = box[fr.order[fr.cstart[i]], CB_C]
             ws[r, W_KLO] = cinfo[i, 0]
             ws[r, W_KHI] = 2 * cinfo[i, 1] + cinfo[i, 2]
             ws[n, T_SMIN] += cinfo[i, 0]

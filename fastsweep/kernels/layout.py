@@ -79,7 +79,7 @@ C_SENSOR = 12  # how queries are answered: SENSOR_EXACT or SENSOR_TAPE
 C_GAME_END = 16  # columns below this are per game
 # layout constants (set by new_state, kept by reset_state)
 C_TRACE = 16  # 1: record moves in the F_T* columns
-C_N = 17  # number of cells
+# (column 17 is free)
 C_W2 = 18  # plane width, W + 2
 C_P = 19  # plane size P, (H + 2) * (W + 2)
 C_WORDS = 20  # flat index of PLANE

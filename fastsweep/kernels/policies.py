@@ -4,14 +4,15 @@ The game loop calls :func:`next_move` whenever the work list of the local rules 
 empty and the game is not over. Agents are small integers (see ``fastsweep.agents``):
 a new agent is one branch here plus one registry line.
 """
+import numpy as np
 from numba import njit
 
-from .count import ST_OK, analyse
+from .count import ST_OK, analyse, total_free
 from .incremental import W_PROB, analyse_changed
 from .incremental import new_workspace as _new_workspace
 from .actions import act, act_flat
 from .env import (
-    cell_of, flat, hidden_left, moves, ncells, status, w_hidden, w_mines, w_status,
+    cell_of, flat, hidden_left, moves, ncells, status, w_hidden, w_mines, w_status, word,
 )
 from .layout import (
     A_FLAG, A_GUESS, A_REVEAL, C_APPROX, C_GPTR, C_ORDER, F_AUX,
@@ -42,17 +43,11 @@ def next_move(S, trp, params, fparams, ws):
     ``trp`` (float64, N or empty) receives the mine probability of a traced guess;
     ``ws`` is the agent's workspace (:func:`new_workspace`).
     """
-    by_probability = params[P_AGENT] == AGENT_PROBABILITY
-    mine_count = params[P_MINE_COUNT] != 0
-    prior = fparams[F_PRIOR]
-    budget = params[P_BUDGET]
-    stop_on_detonation = params[P_RULES] == RULES_CLASSIC
-    if budget < 0 or (mine_count and by_probability):
-        deduce_or_guess(S, trp, by_probability, mine_count, prior, budget,
-                        stop_on_detonation, by_probability)
+    if params[P_BUDGET] < 0 or (params[P_MINE_COUNT] != 0
+                                and params[P_AGENT] == AGENT_PROBABILITY):
+        deduce_or_guess(S, trp, params, fparams, params[P_AGENT] == AGENT_PROBABILITY)
     else:
-        deduce_or_guess_changed(S, trp, by_probability, mine_count, prior, budget, ws,
-                                stop_on_detonation)
+        deduce_or_guess_changed(S, trp, params, fparams, ws)
 
 
 @njit(cache=True)
@@ -77,71 +72,58 @@ def act_on_boxes(S, box, nbox, stop_on_detonation):
 
 
 @njit(cache=True)
-def deduce_or_guess_changed(S, trp, by_probability, mine_count, prior, budget, ws,
-                            stop_on_detonation):
+def deduce_or_guess_changed(S, trp, params, fparams, ws):
     """:func:`deduce_or_guess` with the incremental analysis (``incremental.py``): only
     components that changed since the previous analysis are re-counted.
 
-    Without the mine total that is the whole analysis. With it (deduction only), the total
-    rules nothing out when every possible frontier total leaves the unconstrained cells
-    between none and all of the mines left; otherwise the full analysis with the total
-    runs, exactly as ``count.analyse`` decides. Same moves as the full analysis.
+    Without the mine total that is the whole analysis. With it (deduction only), when
+    ``count.total_free`` does not hold the full analysis with the total runs, exactly as
+    ``count.analyse`` decides. Same moves as the full analysis.
     """
     n = ncells(S)
-    res, approx, box, nbox, smin, smax, u, mleft = analyse_changed(S, ws, prior, budget)
-    if mine_count and res == ST_OK and approx == 0 and not (
-            (u > 0 and mleft - u < smin and smax < mleft)
-            or (u == 0 and smin == mleft and smax == mleft)):
+    prior = fparams[F_PRIOR]
+    res, approx, box, nbox, smin, smax, u, mleft = analyse_changed(S, ws, prior,
+                                                                   params[P_BUDGET])
+    if params[P_MINE_COUNT] != 0 and res == ST_OK and approx == 0 \
+            and not total_free(smin, smax, u, mleft):
         # (want_prob: straight to the analysis with the total; the test was just made)
-        deduce_or_guess(S, trp, by_probability, True, prior, budget, stop_on_detonation, True)
+        deduce_or_guess(S, trp, params, fparams, True)
         return
     if approx > 0:
         S[n, C_APPROX] += 1
     acted = 0
     if res == ST_OK:
-        acted = act_on_boxes(S, box, nbox, stop_on_detonation)
+        acted = act_on_boxes(S, box, nbox, params[P_RULES] == RULES_CLASSIC)
         if acted < 0:
             return
     if acted > 0:
         return
-    hid = hidden_left(S)
-    if not by_probability or res != ST_OK:
+    if params[P_AGENT] != AGENT_PROBABILITY or res != ST_OK:
         guess_in_order(flat(S))
         return
-    # lowest probability; ties (within TIE_RTOL) go to the earliest in the guess order
-    best = -1
-    bp = 2.0
-    F = flat(S)
-    order = S[n, C_ORDER]
-    i = S[n, C_GPTR]
-    while i < n:
-        wi = F[order + i]
-        i += 1
-        w = F[wi]
-        if w_status(w) != HIDDEN:
-            continue
-        c = cell_of(F, wi)
+    pcell = np.empty(n, np.float64)
+    for c in range(n):
+        w = word(S, c)
         # a frontier cell has a revealed neighbour (neither hidden nor a known mine)
-        p = ws[c, W_PROB] if S[c, F_NNB] - w_hidden(w) - w_mines(w) > 0 else prior
-        if p < bp - TIE_RTOL * bp:
-            bp = p
-            best = c
-    if trp.shape[0] > 0:
-        trp[moves(S)] = bp
-    act(S, best, A_GUESS, R_APPROX_GUESS if approx > 0 else R_PROB_GUESS, -1, hid)
+        if w_status(w) == HIDDEN:
+            pcell[c] = ws[c, W_PROB] if S[c, F_NNB] - w_hidden(w) - w_mines(w) > 0 else prior
+    guess_lowest(S, trp, pcell, approx)
 
 
 @njit(cache=True)
-def deduce_or_guess(S, trp, by_probability, mine_count, prior, budget, stop_on_detonation,
-                    want_prob):
-    """Complete deduction from every clue (and the mine total): act on every certain
-    cell; if none, guess once (lowest mine probability, or the guess order).
+def deduce_or_guess(S, trp, params, fparams, want_prob):
+    """Complete deduction from every clue (and the mine total if the agent knows it):
+    act on every certain cell; if none, guess once (the lowest mine probability for the
+    probability agent, else the guess order). ``want_prob``: the probabilities are needed
+    (see ``count.analyse``).
 
     All deductions come from one analysis of the position; they are sound, so acting on
     all of them before re-analysing cannot change the closure reached.
     """
     n = ncells(S)
-    res, approx, box, nbox, bprob, pu, uded = analyse(S, mine_count, prior, budget, want_prob)
+    stop_on_detonation = params[P_RULES] == RULES_CLASSIC
+    res, approx, box, nbox, bprob, pu, uded = analyse(
+        S, params[P_MINE_COUNT] != 0, fparams[F_PRIOR], params[P_BUDGET], want_prob)
     if approx > 0:
         S[n, C_APPROX] += 1
     acted = 0
@@ -164,11 +146,24 @@ def deduce_or_guess(S, trp, by_probability, mine_count, prior, budget, stop_on_d
                     acted += 1
     if acted > 0:
         return
-    hid = hidden_left(S)
-    if not by_probability or res != ST_OK:
+    if params[P_AGENT] != AGENT_PROBABILITY or res != ST_OK:
         guess_in_order(flat(S))
         return
-    # lowest probability; ties (within TIE_RTOL) go to the earliest in the guess order
+    pcell = np.empty(n, np.float64)
+    for c in range(n):
+        if status(S, c) == HIDDEN:
+            b = S[c, F_AUX]
+            pcell[c] = bprob[b] if b >= 0 else pu
+    guess_lowest(S, trp, pcell, approx)
+
+
+@njit(cache=True)
+def guess_lowest(S, trp, pcell, approx):
+    """Guess the hidden cell of lowest mine probability ``pcell[c]``; ties (within
+    TIE_RTOL) go to the earliest in the guess order. ``approx`` > 0: the probabilities
+    were partly approximated (the move's reason says so)."""
+    n = ncells(S)
+    hid = hidden_left(S)
     best = -1
     bp = 2.0
     F = flat(S)
@@ -180,8 +175,7 @@ def deduce_or_guess(S, trp, by_probability, mine_count, prior, budget, stop_on_d
         if w_status(F[wi]) != HIDDEN:
             continue
         c = cell_of(F, wi)
-        b = S[c, F_AUX]
-        p = bprob[b] if b >= 0 else pu
+        p = pcell[c]
         if p < bp - TIE_RTOL * bp:
             bp = p
             best = c

@@ -1,0 +1,155 @@
+"""Combining the components of a frontier under a known mine total.
+
+With the total M known, a configuration with K frontier mines weighs C(U, M_left - K):
+the U unconstrained hidden cells take the rest. The components are then no longer
+independent; this module couples them through their weights by mine count
+(``Comps.wv``/``Comps.wx``, from ``count.py``):
+
+* prefix convolutions P_i of components 0..i-1 (rescaled at every step);
+* the global factor g(K) = C(U, M_left - K) / x^K, taken in log space (the tilt x^K of
+  the component weights is divided out again);
+* the unconstrained cells' probability and deduction;
+* a backward sweep over the components: each gets the factor G_i(k) of its own mine
+  count k (the weight of everything else) and runs its backward pass with it.
+"""
+import math
+
+import numpy as np
+from numba import njit
+
+from .count_path import backward, heuristic
+
+ST_OK = 0
+ST_CLUES = 1  # no layout agrees with the clues
+ST_TOTAL = 2  # layouts agree with the clues, but none with the mine total
+
+
+@njit(cache=True)
+def _lnbinom(n, k):
+    return math.lgamma(n + 1.0) - math.lgamma(k + 1.0) - math.lgamma(n - k + 1.0)
+
+
+@njit(cache=True)
+def combine_total(fr, cm, pool, x, bprob, u, mleft, srange):
+    """Box probabilities and deductions of every component, and those of the ``u``
+    unconstrained cells, given ``mleft`` mines left; ``srange`` = (fewest, most) frontier
+    mines. Returns (status, approximated, pu, uded): ``approximated`` counts components
+    whose weights underflowed in their backward pass (estimated instead)."""
+    smin, smax = srange
+    ncomp = fr.ncomp
+    clen, kmin, kmax, capx, woff, wv, wx = cm
+    approx = 0
+    # with the mine total: prefix convolutions P_i of components 0..i-1, stored over
+    # totals 0..sum of their sizes but filled only on [lo_i, hi_i] (sums of supports)
+    ltot = woff[ncomp] - ncomp
+    poff = np.zeros(ncomp + 2, np.int64)
+    plo = np.zeros(ncomp + 1, np.int64)
+    phi = np.zeros(ncomp + 1, np.int64)
+    pre = 0
+    for i in range(ncomp + 1):
+        poff[i + 1] = poff[i] + pre + 1
+        if i < ncomp:
+            pre += clen[i]
+            plo[i + 1] = plo[i] + kmin[i]
+            phi[i + 1] = phi[i] + kmax[i]
+    pv = np.zeros(poff[ncomp + 1], np.float64)
+    px = np.zeros(poff[ncomp + 1], np.uint8)
+    pv[0] = 1.0
+    px[0] = 1
+    for i in range(ncomp):
+        a0 = poff[i]
+        a1 = poff[i + 1]
+        wo = woff[i]
+        for a in range(plo[i], phi[i] + 1):
+            if px[a0 + a] == 0:
+                continue
+            va = pv[a0 + a]
+            for k in range(kmin[i], kmax[i] + 1):
+                if wx[wo + k]:
+                    pv[a1 + a + k] += va * wv[wo + k]
+                    px[a1 + a + k] = 1
+        mx = 0.0
+        for a in range(plo[i + 1], phi[i + 1] + 1):
+            mx = max(mx, pv[a1 + a])
+        if mx > 0.0:
+            inv = 1.0 / mx
+            for a in range(plo[i + 1], phi[i + 1] + 1):
+                pv[a1 + a] *= inv
+    t0 = poff[ncomp]
+    # global factor g(K) = C(U, M_left - K) / x^K, in log space, for K frontier mines
+    g = np.zeros(ltot + 1, np.float64)
+    gx = np.zeros(ltot + 1, np.uint8)
+    lx = math.log(x)
+    lmax = -np.inf
+    for kk in range(smin, smax + 1):
+        r = mleft - kk
+        if 0 <= r <= u:
+            gx[kk] = 1
+            g[kk] = _lnbinom(u, r) - kk * lx
+            if px[t0 + kk] and g[kk] > lmax:
+                lmax = g[kk]
+    if lmax == -np.inf:
+        return ST_TOTAL, 0, 0.0, 0
+    for kk in range(smin, smax + 1):
+        g[kk] = math.exp(g[kk] - lmax) if gx[kk] else 0.0
+    # unconstrained cells
+    z = 0.0
+    zu = 0.0
+    allsafe = True
+    allmine = True
+    for kk in range(smin, smax + 1):
+        if px[t0 + kk] and gx[kk]:
+            v = pv[t0 + kk] * g[kk]
+            z += v
+            r = mleft - kk
+            zu += v * r
+            if r != 0:
+                allsafe = False
+            if r != u:
+                allmine = False
+    pu = zu / (u * z) if u > 0 and z > 0.0 else 0.0
+    uded = 0
+    if u > 0:
+        uded = 1 if allsafe else (2 if allmine else 0)
+    # backward over components: R = weight of the later components and the
+    # unconstrained cells given the mines before them (rolling, rescaled)
+    R = g.copy()
+    Rx = gx.copy()
+    G = np.zeros(ltot + 1, np.float64)
+    Gx = np.zeros(ltot + 1, np.uint8)
+    for i in range(ncomp - 1, -1, -1):
+        a0 = poff[i]
+        wo = woff[i]
+        if not capx[i]:
+            for k in range(kmin[i], kmax[i] + 1):
+                sv = 0.0
+                sx = 0
+                for a in range(plo[i], phi[i] + 1):
+                    if px[a0 + a] and Rx[a + k]:
+                        sv += pv[a0 + a] * R[a + k]
+                        sx = 1
+                G[k] = sv
+                Gx[k] = sx
+            code = backward(fr, i, x, pool, G, Gx, bprob)
+            if code == 1:
+                return ST_TOTAL, approx, 0.0, 0
+            if code == 2:
+                approx += 1
+                heuristic(fr, i, bprob)
+        mx = 0.0
+        for j in range(plo[i], phi[i] + 1):
+            sv = 0.0
+            sx = 0
+            for k in range(kmin[i], kmax[i] + 1):
+                if wx[wo + k] and Rx[j + k]:
+                    sv += wv[wo + k] * R[j + k]
+                    sx = 1
+            R[j] = sv
+            Rx[j] = sx
+            if sv > mx:
+                mx = sv
+        if mx > 0.0:
+            inv = 1.0 / mx
+            for j in range(plo[i], phi[i] + 1):
+                R[j] *= inv
+    return ST_OK, approx, pu, uded
