@@ -64,7 +64,13 @@ def _state(view, mines):
     return S
 
 
-def _analyse(view, mines, prior, budget, want_prob):
+_METHODS = {"auto": 0, "path": 1, "tree": 2}  # count.METHOD_*
+
+
+def _analyse(view, mines, prior, budget, want_prob, method="auto"):
+    if method not in _METHODS:
+        raise ValueError(f"method: must be one of {', '.join(map(repr, _METHODS))}, "
+                         f"got {method!r}")
     if (not isinstance(prior, numbers.Real) or isinstance(prior, bool)
             or not 0.0 < float(prior) < 1.0):
         raise ValueError(f"prior: must be a number strictly between 0 and 1, got {prior!r}")
@@ -75,7 +81,7 @@ def _analyse(view, mines, prior, budget, want_prob):
     prob = np.zeros(n, np.float64)
     ded = np.zeros(n, np.int8)
     status, approx = kc.cell_results(S, mines is not None, float(prior), int(budget), want_prob,
-                                     prob, ded)
+                                     prob, ded, _METHODS[method])
     if status == kc.ST_CLUES:
         raise ValueError("view is inconsistent: no mine layout agrees with all the clues")
     if status == kc.ST_TOTAL:
@@ -88,7 +94,7 @@ def _analyse(view, mines, prior, budget, want_prob):
     return prob.reshape(view.shape), ded.reshape(view.shape), int(approx)
 
 
-def deduce(view, mines=None, *, budget=0, info=False):
+def deduce(view, mines=None, *, budget=0, info=False, method="auto"):
     """Complete deduction: which hidden cells are certainly safe / certainly mines.
 
     Parameters
@@ -104,6 +110,11 @@ def deduce(view, mines=None, *, budget=0, info=False):
         issued.
     info : bool
         Also return ``{"approx_steps": k}`` (k components approximated; 0 = exact).
+    method : "auto", "path" or "tree"
+        How each frontier component is counted: along a linear order of its boxes (fast
+        when few clues are open at once), on a tree decomposition (when the frontier
+        branches), or "auto": the path when at most 12 clues are ever open, else the
+        tree, each falling back to the other when over budget. The results are the same.
 
     Returns
     -------
@@ -125,12 +136,12 @@ def deduce(view, mines=None, *, budget=0, info=False):
     >>> safe.astype(int).tolist()
     [[0, 0, 1], [0, 0, 1]]
     """
-    _, ded, approx = _analyse(view, mines, 0.5, budget, False)
+    _, ded, approx = _analyse(view, mines, 0.5, budget, False, method)
     res = (ded == 1, ded == 2)
     return res + ({"approx_steps": approx},) if info else res
 
 
-def mine_probabilities(view, mines=None, prior=0.5, *, budget=0, info=False):
+def mine_probabilities(view, mines=None, prior=0.5, *, budget=0, info=False, method="auto"):
     """Exact probability that each cell holds a mine, given the view.
 
     With ``mines`` every layout of exactly that many mines that agrees with the view is
@@ -149,5 +160,5 @@ def mine_probabilities(view, mines=None, prior=0.5, *, budget=0, info=False):
     >>> fastsweep.mine_probabilities(view, mines=1).round(3).tolist()
     [[0.0, 0.333], [0.333, 0.333]]
     """
-    prob, _, approx = _analyse(view, mines, prior, budget, True)
+    prob, _, approx = _analyse(view, mines, prior, budget, True, method)
     return (prob, {"approx_steps": approx}) if info else prob

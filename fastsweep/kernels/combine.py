@@ -17,11 +17,33 @@ import math
 import numpy as np
 from numba import njit
 
+from collections import namedtuple
+
 from .count_path import backward, heuristic
+from .count_tree import backward_tree
 
 ST_OK = 0
 ST_CLUES = 1  # no layout agrees with the clues
 ST_TOTAL = 2  # layouts agree with the clues, but none with the mine total
+
+HOW_PATH = 0  # how a component was counted: the path DP (count_path.py)
+HOW_APPROX = 1  # not counted: too large for the budget (heuristic probabilities)
+HOW_TREE = 2  # the tree DP (count_tree.py)
+
+#: Per component i: cells (clen), fewest / most mines (kmin, kmax), how it was counted
+#: (HOW_*), and its weight / feasibility by mine count k at ``woff[i] + k``.
+Comps = namedtuple("Comps", "clen kmin kmax how woff wv wx")
+
+#: The forward passes' storage: the path DP's pool, the tree DP's pool and plan.
+Counted = namedtuple("Counted", "pool tp plan")
+
+
+@njit(cache=True)
+def backward_any(fr, i, cm, cd, x, G, Gex, bprob):
+    """The backward pass of component ``i`` by the method that counted it."""
+    if cm.how[i] == HOW_TREE:
+        return backward_tree(fr, i, cd.tp, cd.plan, G, Gex, bprob)
+    return backward(fr, i, x, cd.pool, G, Gex, bprob)
 
 
 @njit(cache=True)
@@ -30,14 +52,14 @@ def _lnbinom(n, k):
 
 
 @njit(cache=True)
-def combine_total(fr, cm, pool, x, bprob, u, mleft, srange):
+def combine_total(fr, cm, cd, x, bprob, u, mleft, srange):
     """Box probabilities and deductions of every component, and those of the ``u``
     unconstrained cells, given ``mleft`` mines left; ``srange`` = (fewest, most) frontier
     mines. Returns (status, approximated, pu, uded): ``approximated`` counts components
     whose weights underflowed in their backward pass (estimated instead)."""
     smin, smax = srange
     ncomp = fr.ncomp
-    clen, kmin, kmax, capx, woff, wv, wx = cm
+    clen, kmin, kmax, how, woff, wv, wx = cm
     approx = 0
     # with the mine total: prefix convolutions P_i of components 0..i-1, stored over
     # totals 0..sum of their sizes but filled only on [lo_i, hi_i] (sums of supports)
@@ -120,7 +142,7 @@ def combine_total(fr, cm, pool, x, bprob, u, mleft, srange):
     for i in range(ncomp - 1, -1, -1):
         a0 = poff[i]
         wo = woff[i]
-        if not capx[i]:
+        if how[i] != HOW_APPROX:
             for k in range(kmin[i], kmax[i] + 1):
                 sv = 0.0
                 sx = 0
@@ -130,7 +152,7 @@ def combine_total(fr, cm, pool, x, bprob, u, mleft, srange):
                         sx = 1
                 G[k] = sv
                 Gx[k] = sx
-            code = backward(fr, i, x, pool, G, Gx, bprob)
+            code = backward_any(fr, i, cm, cd, x, G, Gx, bprob)
             if code == 1:
                 return ST_TOTAL, approx, 0.0, 0
             if code == 2:

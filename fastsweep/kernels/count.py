@@ -25,11 +25,16 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .combine import ST_CLUES, ST_OK, ST_TOTAL, combine_total
-from .count_path import P_HI, P_KC, P_LO, Q_F, Pool, backward, forward, heuristic, new_pool
+from .combine import (
+    HOW_APPROX, HOW_PATH, HOW_TREE, ST_CLUES, ST_OK, ST_TOTAL, Comps, Counted,
+    backward_any, combine_total,
+)
+from .count_path import P_HI, P_KC, P_LO, Q_F, Pool, forward, heuristic, new_pool
+from .count_tree import T_HI, T_KC, T_LO, V_F, forward_tree, new_tree_plan, new_tree_pool, root_states
+from .treedec import elimination_tree
 from .env import hidden_left, mines_left_known, ncells
 from .env import status as cell_status
-from .frontier import CB_DED, CB_SIZE, MAX_SLOTS, frontier
+from .frontier import CB_DED, CB_SIZE, MAX_SLOTS, frontier, span
 from .layout import F_AUX, HIDDEN, REVEALED
 
 __all__ = ["ST_OK", "ST_CLUES", "ST_TOTAL", "DEFAULT_BUDGET", "Analysis", "Comps",
@@ -37,9 +42,12 @@ __all__ = ["ST_OK", "ST_CLUES", "ST_TOTAL", "DEFAULT_BUDGET", "Analysis", "Comps
 
 DEFAULT_BUDGET = 1 << 20  # DP states per component
 
-#: Per component i: cells (clen), fewest / most mines (kmin, kmax), 1 if it was too large
-#: to count (capx), and its weight / feasibility by mine count k at ``woff[i] + k``.
-Comps = namedtuple("Comps", "clen kmin kmax capx woff wv wx")
+#: Components whose path order keeps more clues open than this are counted on a tree
+#: decomposition (``count_tree.py``); the path DP is faster on narrow ones.
+PATH_WIDTH = 12
+METHOD_AUTO = 0
+METHOD_PATH = 1
+METHOD_TREE = 2
 
 #: Result of :func:`analyse_frontier`: status (ST_*), components approximated, box
 #: probabilities, the unconstrained cells' probability and deduction (0/1 safe/2 mine),
@@ -60,7 +68,7 @@ def total_free(smin, smax, u, mleft):
 
 
 @njit(cache=True)
-def analyse(S, mine_count, prior, budget, want_prob):
+def analyse(S, mine_count, prior, budget, want_prob, method=0):
     """Complete deduction and exact mine probabilities for the position in ``S``.
 
     Returns (status, approx, box, nbox, bprob, pu, uded):
@@ -79,15 +87,15 @@ def analyse(S, mine_count, prior, budget, want_prob):
         budget = DEFAULT_BUDGET
     none = np.zeros((0, 3), np.int64)
     if mine_count and not want_prob:
-        a = analyse_frontier(S, fr, False, 0.5, budget, none)
+        a = analyse_frontier(S, fr, False, 0.5, budget, none, method)
         if a.status != ST_OK or a.approx > 0 or total_free(a.smin, a.smax, a.u, a.mleft):
             return a.status, a.approx, fr.box, fr.nbox, a.bprob, a.pu, 0
-    a = analyse_frontier(S, fr, mine_count, prior, budget, none)
+    a = analyse_frontier(S, fr, mine_count, prior, budget, none, method)
     return a.status, a.approx, fr.box, fr.nbox, a.bprob, a.pu, a.uded
 
 
 @njit(cache=True)
-def analyse_frontier(S, fr, bym, prior, budget, cinfo):
+def analyse_frontier(S, fr, bym, prior, budget, cinfo, method=0):
     """The analysis of frontier ``fr`` of ``S``; ``bym``: use the mine total. Returns an
     :data:`Analysis`. ``cinfo`` (int64 (ncomp, 3) or empty) receives each component's
     fewest and most mines and 1 if it was approximated (filled only without the total)."""
@@ -104,83 +112,116 @@ def analyse_frontier(S, fr, bym, prior, budget, cinfo):
     else:
         x = prior / (1.0 - prior)
     bprob = np.empty(max(fr.nbox, 1), np.float64)
-    status, approx, pool, cm = _count_components(fr, x, bym, budget)
+    status, approx, cd, cm = _count_components(fr, x, bym, budget, method)
     if status != ST_OK:
         return Analysis(status, approx, bprob, 0.0, 0, 0, 0, u, mleft)
-    smin, smax = _component_weights(fr, cm, pool, bym, bprob)
+    smin, smax = _component_weights(fr, cm, cd, bym, bprob)
     if cinfo.shape[0] > 0:
         for i in range(fr.ncomp):
             cinfo[i, 0] = cm.kmin[i]
             cinfo[i, 1] = cm.kmax[i]
-            cinfo[i, 2] = cm.capx[i]
+            cinfo[i, 2] = cm.how[i] == HOW_APPROX
     if bym:
-        status, more, pu, uded = combine_total(fr, cm, pool, x, bprob, u, mleft, (smin, smax))
+        status, more, pu, uded = combine_total(fr, cm, cd, x, bprob, u, mleft, (smin, smax))
     else:
-        status, more = _marginals_free(fr, cm, pool, x, bprob, cinfo)
+        status, more = _marginals_free(fr, cm, cd, x, bprob, cinfo)
         pu = prior
         uded = 0
     return Analysis(status, approx + more, bprob, pu, uded, smin, smax, u, mleft)
 
 
 @njit(cache=True)
-def _count_components(fr, x, bym, budget):
-    """Step 1: the forward DP of every component. Returns (status, approx, pool, comps)
-    with ``comps`` sized but its weights not yet filled; status ST_CLUES if a component
-    has no layout."""
+def _count_components(fr, x, bym, budget, method):
+    """Step 1: count every component forward, on its path order when that is narrow
+    (at most PATH_WIDTH open clues), else on a tree decomposition; either falls back to
+    the other when over the budget. Returns (status, approx, counted, comps) with
+    ``comps`` sized but its weights not yet filled; status ST_CLUES if a component has
+    no layout. ``method``: METHOD_AUTO, or METHOD_PATH / METHOD_TREE to force one
+    (tests and benchmarks)."""
     ncomp = fr.ncomp
     nc = max(ncomp, 1)
     clen = np.zeros(nc, np.int64)
     woff = np.zeros(ncomp + 1, np.int64)
-    capx = np.zeros(nc, np.int8)
+    how = np.zeros(nc, np.int8)
     pool = new_pool(fr.nbox, ncomp)
+    ntree = 0
+    for i in range(ncomp):
+        if _tree_first(fr.width[i], method):
+            ntree += 1
+    # the tree DP's storage only when some component may need it
+    tp = new_tree_pool(2 * fr.nbox if ntree > 0 else 0)
+    plan = new_tree_plan(fr.nbox if ntree > 0 else 0, ncomp if ntree > 0 else 0)
+    loc = np.empty(fr.nbox if ntree > 0 else 0, np.int32)
     approx = 0
     for i in range(ncomp):
-        b0 = fr.cstart[i]
-        nb = fr.cstart[i + 1] - b0
+        b0, nb, li = span(fr, i)
         for t in range(nb):
             clen[i] += fr.box[fr.order[b0 + t], CB_SIZE]
         woff[i + 1] = woff[i] + clen[i] + 1
+        tree_first = _tree_first(fr.width[i], method)
+        tries = 1 if method != METHOD_AUTO or fr.width[i] > MAX_SLOTS else 2
         st = 2
-        after = pool
-        if fr.width[i] <= MAX_SLOTS:
-            after, st = forward(fr, i, x, bym, budget, pool)
+        for attempt in range(tries):
+            if tree_first == (attempt == 0):
+                if tp.trange.shape[0] == 0:
+                    tp = new_tree_pool(2 * fr.nbox)
+                    plan = new_tree_plan(fr.nbox, ncomp)
+                    loc = np.empty(fr.nbox, np.int32)
+                tp, st = forward_tree(fr, i, x, bym, budget, tp, plan,
+                                      elimination_tree(fr, i, loc)[:2])
+                how[i] = HOW_TREE
+            else:
+                after, st = forward(fr, i, x, bym, budget, pool)
+                if st == 2:  # the states it made are dropped
+                    after.lay[li] = pool.top
+                    after.lay[li + nb + 1] = pool.top
+                    pool = Pool(after.PI, after.PF, after.tab, after.lay, pool.top)
+                else:
+                    pool = after
+                how[i] = HOW_PATH
+            if st != 2:
+                break
         if st == 1:
-            return ST_CLUES, approx, pool, _comps(clen, capx, woff)
+            return ST_CLUES, approx, Counted(pool, tp, plan), _comps(clen, how, woff)
         if st == 2:
-            # not counted: an empty last layer, the states it made are dropped
-            capx[i] = 1
+            how[i] = HOW_APPROX
             approx += 1
-            after.lay[b0 + i] = pool.top
-            after.lay[b0 + i + nb + 1] = pool.top
-            pool = Pool(after.PI, after.PF, after.tab, after.lay, pool.top)
-        else:
-            pool = after
-    return ST_OK, approx, pool, _comps(clen, capx, woff)
+            pool.lay[li] = pool.top
+            pool.lay[li + nb + 1] = pool.top
+    return ST_OK, approx, Counted(pool, tp, plan), _comps(clen, how, woff)
 
 
 @njit(cache=True)
-def _comps(clen, capx, woff):
+def _tree_first(width, method):
+    if method == METHOD_AUTO:
+        return width > PATH_WIDTH
+    return method == METHOD_TREE
+
+
+@njit(cache=True)
+def _comps(clen, how, woff):
     nc = clen.shape[0]
-    return Comps(clen, np.zeros(nc, np.int64), np.zeros(nc, np.int64), capx, woff,
+    return Comps(clen, np.zeros(nc, np.int64), np.zeros(nc, np.int64), how, woff,
                  np.zeros(woff[-1], np.float64), np.zeros(woff[-1], np.uint8))
 
 
 @njit(cache=True)
-def _component_weights(fr, cm, pool, bym, bprob):
+def _component_weights(fr, cm, cd, bym, bprob):
     """Step 2: each component's weight (``cm.wv``) and feasibility (``cm.wx``) by its
-    mine count, from the last layer of its DP; an approximated component gets its
-    heuristic box probabilities, a unit weight at its expected count and every count
-    allowed (so deductions elsewhere stay sound). Returns (smin, smax) over the frontier."""
-    PI = pool.PI
-    PF = pool.PF
+    mine count, from the last layer of its path DP or its tree's root table; an
+    approximated component gets its heuristic box probabilities, a unit weight at its
+    expected count and every count allowed (so deductions elsewhere stay sound).
+    Returns (smin, smax) over the frontier."""
+    PI = cd.pool.PI
+    PF = cd.pool.PF
+    TI = cd.tp.TI
+    TV = cd.tp.TV
     smin = 0
     smax = 0
     for i in range(fr.ncomp):
-        b0 = fr.cstart[i]
-        nb = fr.cstart[i + 1] - b0
-        li = b0 + i
+        b0, nb, li = span(fr, i)
         wo = cm.woff[i]
-        if cm.capx[i]:
+        if cm.how[i] == HOW_APPROX:
             est = heuristic(fr, i, bprob)
             kstar = min(max(int(round(est)), 0), cm.clen[i]) if bym else 0
             cm.wv[wo + kstar] = 1.0
@@ -188,10 +229,20 @@ def _component_weights(fr, cm, pool, bym, bprob):
             cm.kmax[i] = cm.clen[i]
             for k in range(cm.clen[i] + 1):
                 cm.wx[wo + k] = 1
+        elif cm.how[i] == HOW_TREE:
+            cm.kmin[i] = cm.clen[i]
+            cm.kmax[i] = 0
+            r0, r1 = root_states(cd.tp, cd.plan, i)
+            for e in range(r0, r1):
+                kc = TI[e, T_KC]
+                cm.wv[wo + kc] += TV[e, V_F]
+                cm.wx[wo + kc] = 1
+                cm.kmin[i] = min(cm.kmin[i], TI[e, T_LO])
+                cm.kmax[i] = max(cm.kmax[i], TI[e, T_HI])
         else:
             cm.kmin[i] = cm.clen[i]
             cm.kmax[i] = 0
-            for e in range(pool.lay[li + nb], pool.lay[li + nb + 1]):
+            for e in range(cd.pool.lay[li + nb], cd.pool.lay[li + nb + 1]):
                 kc = PI[e, P_KC]
                 cm.wv[wo + kc] += PF[e, Q_F]
                 cm.wx[wo + kc] = 1
@@ -203,7 +254,7 @@ def _component_weights(fr, cm, pool, bym, bprob):
 
 
 @njit(cache=True)
-def _marginals_free(fr, cm, pool, x, bprob, cinfo):
+def _marginals_free(fr, cm, cd, x, bprob, cinfo):
     """Step 3 without the mine total: each counted component's backward pass on its own.
     Returns (status, approximated): components whose weights underflowed get heuristic
     probabilities (and ``cinfo[i, 2] = 1``)."""
@@ -211,9 +262,9 @@ def _marginals_free(fr, cm, pool, x, bprob, cinfo):
     onex = np.ones(1, np.uint8)
     more = 0
     for i in range(fr.ncomp):
-        if cm.capx[i]:
+        if cm.how[i] == HOW_APPROX:
             continue
-        code = backward(fr, i, x, pool, one, onex, bprob)
+        code = backward_any(fr, i, cm, cd, x, one, onex, bprob)
         if code == 1:
             return ST_CLUES, more
         if code == 2:
@@ -225,13 +276,13 @@ def _marginals_free(fr, cm, pool, x, bprob, cinfo):
 
 
 @njit(cache=True)
-def cell_results(S, mine_count, prior, budget, want_prob, prob, ded):
+def cell_results(S, mine_count, prior, budget, want_prob, prob, ded, method=0):
     """Per-cell results of :func:`analyse` for the public API: ``prob`` (float64 N) and
     ``ded`` (int8 N: 0 undetermined or not hidden, 1 safe, 2 mine). Returns
     (status, approx)."""
     n = ncells(S)
     status, approx, box, nbox, bprob, pu, uded = analyse(S, mine_count, prior, budget,
-                                                       want_prob)
+                                                       want_prob, method)
     if status != ST_OK:
         return status, approx
     for c in range(n):

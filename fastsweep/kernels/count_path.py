@@ -24,7 +24,10 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .frontier import CB_CAP, CB_DED, CB_K, CB_NK, CB_OPEN, CB_SIZE, CB_SLOT, CK_B, CK_NB, CK_VAL
+from .frontier import (
+    CB_CAP, CB_DED, CB_K, CB_NK, CB_OPEN, CB_SIZE, CB_SLOT, CK_B, CK_NB, CK_VAL,
+    span,
+)
 
 # State pool: int64 columns of PI ...
 P_K0 = 0
@@ -92,9 +95,7 @@ def forward(fr, i, x, bym, budget, pool):
     con = fr.con
     box = fr.box
     order = fr.order
-    b0 = fr.cstart[i]
-    nb = fr.cstart[i + 1] - b0
-    li = b0 + i
+    b0, nb, li = span(fr, i)
     PI, PF, tab, lay, top = pool
     wt = np.empty(9, np.float64)
     e0 = top
@@ -227,9 +228,7 @@ def backward(fr, i, x, pool, G, Gex, bprob):
     2 the weights underflowed (the caller approximates)."""
     box = fr.box
     order = fr.order
-    b0 = fr.cstart[i]
-    nb = fr.cstart[i + 1] - b0
-    li = b0 + i
+    b0, nb, li = span(fr, i)
     PI, PF, tab, lay, top = pool
     wt = np.empty(9, np.float64)
     for e in range(lay[li + nb], lay[li + nb + 1]):
@@ -291,8 +290,7 @@ def heuristic(fr, i, bprob):
     con = fr.con
     box = fr.box
     order = fr.order
-    b0 = fr.cstart[i]
-    nb = fr.cstart[i + 1] - b0
+    b0, nb, _ = span(fr, i)
     tot = 0.0
     for t in range(nb):
         b = order[b0 + t]

@@ -270,6 +270,14 @@ Frontier = namedtuple("Frontier", "con box ncon nbox order cstart ncomp width")
 
 
 @njit(cache=True)
+def span(fr, i):
+    """Component ``i`` of ``fr``: (its first position in ``fr.order``, its number of
+    boxes, its first entry in a per-component layer table such as ``Pool.lay``)."""
+    b0 = fr.cstart[i]
+    return b0, fr.cstart[i + 1] - b0, b0 + i
+
+
+@njit(cache=True)
 def frontier(S):
     """The whole frontier of the position in ``S`` as a :data:`Frontier`."""
     con, box, ncon, nbox = build_frontier(S)
