@@ -179,12 +179,16 @@ def bench_view(view, mines, ms_timeout, ms_cap, treewidth=True):
         r["fastsweep API time, known mines hidden"] = (
             psec * 1e3, "ms (median)", f"ms-toollib's problem; {preps} calls after a warm-up")
         r["components approximated, known mines hidden"] = (papprox, "components", "")
+        r["open clues (DP path order, max), known mines hidden"] = (
+            frontier_stats(plain, mines, False)["open clues (DP path order, max)"], "count", "")
         status, msec, pms = run_ms(view, mines, ms_timeout, ms_cap)
         r["ms-toollib cal_probability_onboard"] = (msec * 1e3, "ms (median)", status)
         line += f" | known hidden {psec * 1e3:9.2f} ms approx {papprox} | ms-toollib {status}"
         if status == "ok":
             line += f" {msec * 1e3:9.2f} ms"
             ph = plain == -1
+            r["ms-toollib: sum of p over hidden cells - mines"] = (pms[ph].sum() - mines,
+                                                                  "mines", "known mines hidden")
             d = float(np.abs(pms[ph] - pp[ph]).max()) if ph.any() else 0.0
             if papprox == 0:
                 r["max |p_fastsweep - p_ms-toollib|"] = (d, "probability",
@@ -220,6 +224,10 @@ def summary(rows, case, results, label):
     exact = [abs(s) for s, a in zip(get("sum of p over hidden cells - mines left"), ap) if a == 0]
     if exact:
         add("max |sum p - mines left|, exact views", max(exact), "mines")
+    off = [abs(s) for s, a in zip(get("sum of p over hidden cells - mines left"), ap) if a > 0]
+    if off:
+        add("max |sum p - mines left|, approximated views", max(off), "mines",
+            "approximated components get each box's largest clue density: the sum can overshoot")
     add("views with non-finite probabilities",
         sum(f == 0 for f in get("all probabilities finite")), "views")
     for k, lab in (("open clues (DP path order, max)", "open clues"),
@@ -238,6 +246,9 @@ def summary(rows, case, results, label):
         t2 = get("fastsweep API time, known mines hidden")
         add("fastsweep API time, known mines hidden, median", med(t2), "ms (median over views)")
         add("fastsweep API time, known mines hidden, max", max(t2), "ms (max over views)")
+        v = get("open clues (DP path order, max), known mines hidden")
+        add("open clues, known mines hidden, max", max(v), "count", "distribution: " + " ".join(
+            f"{x}:{v.count(x)}" for x in sorted(set(int(x) for x in v))))
         st = [s for _, _, s in ms]
         ok = [v for v, _, s in ms if s == "ok"]
         add("ms-toollib outcome", len(ok), "views ok", "; ".join(
@@ -249,6 +260,10 @@ def summary(rows, case, results, label):
         if d:
             add("max |p_fastsweep - p_ms-toollib|", max(d), "probability",
                 f"over {len(d)} views where both answered exactly; known mines hidden")
+        d = get("ms-toollib: sum of p over hidden cells - mines")
+        if d:
+            add("ms-toollib: max |sum p - mines|", max(abs(x) for x in d), "mines",
+                "a check of its answers where fastsweep approximated")
         d = get("max |p_fastsweep approximate - p_ms-toollib|")
         add("views where ms-toollib answered but fastsweep approximated", len(d), "views",
             "known mines hidden" + (f"; worst probability error of the approximation "
