@@ -263,7 +263,7 @@ def summary(rows, case, results, label):
         d = get("ms-toollib: sum of p over hidden cells - mines")
         if d:
             add("ms-toollib: max |sum p - mines|", max(abs(x) for x in d), "mines",
-                "a check of its answers where fastsweep approximated")
+                "a check of its answers on every view it finished")
         d = get("max |p_fastsweep approximate - p_ms-toollib|")
         add("views where ms-toollib answered but fastsweep approximated", len(d), "views",
             "known mines hidden" + (f"; worst probability error of the approximation "
