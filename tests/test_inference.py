@@ -14,11 +14,13 @@ from naive import brute_force_view, random_view
 
 
 def check_view(view, mines, prior=0.5):
+    """Both counting methods (path DP, tree DP) against the oracle."""
     s0, m0, p0 = brute_force_view(view, mines, prior)
-    s1, m1 = fastsweep.deduce(view, mines)
-    p1 = fastsweep.mine_probabilities(view, mines, prior)
-    assert (s1 == s0).all() and (m1 == m0).all(), (view, mines)
-    assert np.abs(p1 - p0).max() < 1e-12, (view, mines, prior, p0, p1)
+    for method in ("path", "tree"):
+        s1, m1 = fastsweep.deduce(view, mines, method=method)
+        p1 = fastsweep.mine_probabilities(view, mines, prior, method=method)
+        assert (s1 == s0).all() and (m1 == m0).all(), (view, mines, method)
+        assert np.abs(p1 - p0).max() < 1e-12, (view, mines, prior, method, p0, p1)
 
 
 @pytest.mark.parametrize("seed", range(4))

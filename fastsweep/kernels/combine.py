@@ -39,10 +39,13 @@ Counted = namedtuple("Counted", "pool tp plan")
 
 
 @njit(cache=True)
-def backward_any(fr, i, cm, cd, x, G, Gex, bprob):
-    """The backward pass of component ``i`` by the method that counted it."""
+def backward_any(fr, i, cm, cd, x, glob, bprob):
+    """The backward pass of component ``i`` by the method that counted it; ``glob`` =
+    (G, Gex, bym): the global factor of its mine count, whether it is feasible, and
+    whether the count was kept (the mine total is used)."""
+    G, Gex, bym = glob
     if cm.how[i] == HOW_TREE:
-        return backward_tree(fr, i, cd.tp, cd.plan, G, Gex, bprob)
+        return backward_tree(fr, i, cd.tp, cd.plan, G, Gex, bym, bprob)
     return backward(fr, i, x, cd.pool, G, Gex, bprob)
 
 
@@ -152,7 +155,7 @@ def combine_total(fr, cm, cd, x, bprob, u, mleft, srange):
                         sx = 1
                 G[k] = sv
                 Gx[k] = sx
-            code = backward_any(fr, i, cm, cd, x, G, Gx, bprob)
+            code = backward_any(fr, i, cm, cd, x, (G, Gx, True), bprob)
             if code == 1:
                 return ST_TOTAL, approx, 0.0, 0
             if code == 2:

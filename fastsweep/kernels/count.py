@@ -30,8 +30,8 @@ from .combine import (
     backward_any, combine_total,
 )
 from .count_path import P_HI, P_KC, P_LO, Q_F, Pool, forward, heuristic, new_pool
-from .count_tree import T_HI, T_KC, T_LO, V_F, forward_tree, new_tree_plan, new_tree_pool, root_states
-from .treedec import elimination_tree
+from .count_tree import T_HI, T_LEN, T_LO, T_OFF, X_EXISTS, forward_tree, new_tree_plan, new_tree_pool, root_states
+from .treedec import clue_order
 from .env import hidden_left, mines_left_known, ncells
 from .env import status as cell_status
 from .frontier import CB_DED, CB_SIZE, MAX_SLOTS, frontier, span
@@ -151,7 +151,7 @@ def _count_components(fr, x, bym, budget, method):
     # the tree DP's storage only when some component may need it
     tp = new_tree_pool(2 * fr.nbox if ntree > 0 else 0)
     plan = new_tree_plan(fr.nbox if ntree > 0 else 0, ncomp if ntree > 0 else 0)
-    loc = np.empty(fr.nbox if ntree > 0 else 0, np.int32)
+    loc = np.empty(fr.ncon if ntree > 0 else 0, np.int32)
     approx = 0
     for i in range(ncomp):
         b0, nb, li = span(fr, i)
@@ -166,9 +166,9 @@ def _count_components(fr, x, bym, budget, method):
                 if tp.trange.shape[0] == 0:
                     tp = new_tree_pool(2 * fr.nbox)
                     plan = new_tree_plan(fr.nbox, ncomp)
-                    loc = np.empty(fr.nbox, np.int32)
-                tp, st = forward_tree(fr, i, x, bym, budget, tp, plan,
-                                      elimination_tree(fr, i, loc)[:2])
+                    loc = np.empty(fr.ncon, np.int32)
+                clue_order(fr, i, loc)
+                tp, st = forward_tree(fr, i, x, bym, budget, tp, plan, loc)
                 how[i] = HOW_TREE
             else:
                 after, st = forward(fr, i, x, bym, budget, pool)
@@ -215,7 +215,6 @@ def _component_weights(fr, cm, cd, bym, bprob):
     PI = cd.pool.PI
     PF = cd.pool.PF
     TI = cd.tp.TI
-    TV = cd.tp.TV
     smin = 0
     smax = 0
     for i in range(fr.ncomp):
@@ -234,9 +233,12 @@ def _component_weights(fr, cm, cd, bym, bprob):
             cm.kmax[i] = 0
             r0, r1 = root_states(cd.tp, cd.plan, i)
             for e in range(r0, r1):
-                kc = TI[e, T_KC]
-                cm.wv[wo + kc] += TV[e, V_F]
-                cm.wx[wo + kc] = 1
+                for j in range(TI[e, T_LEN]):
+                    o = TI[e, T_OFF] + j
+                    if cd.tp.PX[o] & X_EXISTS:
+                        kc = TI[e, T_LO] + j if bym else 0
+                        cm.wv[wo + kc] += cd.tp.PV[o]
+                        cm.wx[wo + kc] = 1
                 cm.kmin[i] = min(cm.kmin[i], TI[e, T_LO])
                 cm.kmax[i] = max(cm.kmax[i], TI[e, T_HI])
         else:
@@ -264,7 +266,7 @@ def _marginals_free(fr, cm, cd, x, bprob, cinfo):
     for i in range(fr.ncomp):
         if cm.how[i] == HOW_APPROX:
             continue
-        code = backward_any(fr, i, cm, cd, x, one, onex, bprob)
+        code = backward_any(fr, i, cm, cd, x, (one, onex, False), bprob)
         if code == 1:
             return ST_CLUES, more
         if code == 2:

@@ -4,10 +4,11 @@ For components whose linear (path) order keeps too many clues open, the boxes ar
 eliminated in a min-fill order (``treedec.py``) and counted bottom-up along its bucket
 tree. A table is a set of states over a set T of boxes (a subtree): a state is the
 number of mines T puts in every clue that is *open* at T (it has boxes inside and
-outside T), 4 bits per clue in two int64 words, plus, when the mine total is known, the
-mines T holds; its value is the total weight of T's layouts reaching it. So the tables
-are sparse factors that keep only feasible assignments, keyed by what the rest of the
-component can still see.
+outside T), 4 bits per clue in two int64 words; its value is the total weight of T's
+layouts reaching it. So the tables are sparse factors that keep only feasible
+assignments, keyed by what the rest of the component can still see. When the mine total
+is known, the value is a polynomial in the mines T holds (a dense vector over
+[lo, hi], with an exact "exists" flag per coefficient): the joins convolve them.
 
 * A box's leaf table: m = 0..size mines, weight C(size, m) x^m.
 * A join of two tables over disjoint box sets: every compatible pair of states (a clue
@@ -19,8 +20,10 @@ component can still see.
   times the caller's global factor of the component's mine count) and "alive" flags to
   both operands; at the leaves they give each box's expected mines and deduction.
 
-Every table is rescaled by its maximum. States live in one pool with one hash table over
-(table, key), kept until the backward pass.
+A join first finds its compatible pairs (the operand ``b`` is sorted by the counts of the
+clues the join closes, which must add up exactly, so each state of ``a`` meets only its
+matching run of ``b``), keeps them as a list, then convolves; the backward pass walks
+the same list. Every table is rescaled by its maximum.
 """
 from collections import namedtuple
 
@@ -28,43 +31,47 @@ import numpy as np
 from numba import njit
 
 from .count_path import weights
-from .frontier import CB_DED, CB_K, CB_NK, CB_SIZE, CK_B, CK_NB, CK_VAL
+from .frontier import CB_DED, CB_K, CB_NK, CB_SIZE, CK_B, CK_NB, CK_VAL, span
 
 # int64 columns of a state
 T_K0 = 0
 T_K1 = 1
-T_KC = 2  # mines inside the table's boxes (0 when the total is not used)
-T_TAB = 3  # the table it belongs to
-T_LO = 4  # fewest / most mines of the layouts reaching the state
-T_HI = 5
-T_ALIVE = 6
-T_LEN = 7
-# float64 columns
-V_F = 0  # inside weight
-V_B = 1  # outside weight
+T_TAB = 2  # the table it belongs to
+T_LO = 3  # fewest / most mines of the layouts reaching the state
+T_HI = 4
+T_OFF = 5  # its coefficients: PV[off:off + len], coefficient j is for lo + j mines
+T_LEN = 6  # (one coefficient when the total is not used)
+T_COLS = 7
+X_EXISTS = 1  # PX bits: a layout (inside) with this many mines exists ...
+X_ALIVE = 2  # ... and it has a feasible completion
 MAX_OPEN = 32  # open clues per table (two words of 4-bit counts)
 MAX_CLOSE = 16  # clues closed by one join (one word)
 
-#: The tables of one component: states (TI, TV), the hash table over (table, key) (tab,
-#: entries are state + 1), the first free state (top); per table its first and last
-#: state (trange), its open clues (tclue, ntc) with their cells inside (tin).
-TreePool = namedtuple("TreePool", "TI TV tab top trange tclue ntc tin")
+#: The tables of one analysis: states (TI), their coefficients (PV inside weights, PB
+#: outside weights, PX flags; ``ptop`` the first free), the hash table over (table, key)
+#: (tab, entries are state + 1) and the first free state (top); per table its first and
+#: last state (trange), its open clues (tclue, ntc) with their cells inside (tin); the
+#: compatible pairs of every join (pairs: rows a-state, b-state, result; ``qtop`` the
+#: first free) and each table's first and last pair (qrange, for join results).
+TreePool = namedtuple(
+    "TreePool", "TI PV PB PX tab top ptop trange tclue ntc tin pairs qtop qrange")
 
 
 @njit(cache=True)
 def new_tree_pool(ntables):
     cap = 1024 if ntables > 0 else 1  # (an analysis without wide components: no cost)
-    return TreePool(np.empty((cap, T_LEN), np.int64), np.empty((cap, 2), np.float64),
-                    np.zeros(2 * cap, np.int64), 0, np.zeros((ntables, 2), np.int64),
+    return TreePool(np.empty((cap, T_COLS), np.int64), np.empty(4 * cap, np.float64),
+                    np.empty(4 * cap, np.float64), np.empty(4 * cap, np.uint8),
+                    np.zeros(2 * cap, np.int64), 0, 0, np.zeros((ntables, 2), np.int64),
                     np.zeros((ntables, MAX_OPEN), np.int32), np.zeros(ntables, np.int32),
-                    np.zeros((ntables, MAX_OPEN), np.int32))
+                    np.zeros((ntables, MAX_OPEN), np.int32), np.empty((cap, 3), np.int64),
+                    0, np.zeros((ntables, 2), np.int64))
 
 
 @njit(cache=True, inline="always")
-def _hash(t, k0, k1, kc, mask):
+def _hash(t, k0, k1, mask):
     h = np.uint64(k0) * np.uint64(0x9E3779B97F4A7C15)
-    h ^= np.uint64(k1) * np.uint64(0xC2B2AE3D27D4EB4F) + np.uint64(kc) * np.uint64(0x165667B19E3779F9)
-    h ^= np.uint64(t) * np.uint64(0xD6E8FEB86659FD93)
+    h ^= np.uint64(k1) * np.uint64(0xC2B2AE3D27D4EB4F) + np.uint64(t) * np.uint64(0x165667B19E3779F9)
     h ^= h >> np.uint64(29)
     h *= np.uint64(0xBF58476D1CE4E5B9)
     h ^= h >> np.uint64(32)
@@ -72,65 +79,85 @@ def _hash(t, k0, k1, kc, mask):
 
 
 @njit(cache=True)
-def _find(tp, t, k0, k1, kc):
-    """The state of table ``t`` with this key, or -1."""
-    TI = tp.TI
-    mask = tp.tab.shape[0] - 1
-    h = _hash(t, k0, k1, kc, mask)
-    while tp.tab[h] != 0:
-        j = tp.tab[h] - 1
-        if TI[j, T_K0] == k0 and TI[j, T_K1] == k1 and TI[j, T_KC] == kc and TI[j, T_TAB] == t:
-            return j
-        h = (h + 1) & mask
-    return -1
+def _grow1(a, n):
+    b = np.empty(max(2 * a.shape[0], n), a.dtype)
+    b[:a.shape[0]] = a
+    return b
 
 
 @njit(cache=True)
-def _add(tp, t, k0, k1, kc, lo, hi, f):
-    """Add weight ``f`` to the state (t, key), creating it. Returns the pool."""
-    j = _find(tp, t, k0, k1, kc)
-    if j >= 0:
-        tp.TV[j, V_F] += f
-        if lo < tp.TI[j, T_LO]:
-            tp.TI[j, T_LO] = lo
-        if hi > tp.TI[j, T_HI]:
-            tp.TI[j, T_HI] = hi
-        return tp
+def _grow2(a, n):
+    b = np.empty((max(2 * a.shape[0], n), a.shape[1]), a.dtype)
+    b[:a.shape[0]] = a
+    return b
+
+
+@njit(cache=True)
+def _state(tp, t, k0, k1, lo, hi):
+    """The state (t, key) with its mine range widened to [lo, hi], created if new.
+    Returns (pool, index)."""
     TI = tp.TI
-    TV = tp.TV
     tab = tp.tab
+    mask = tab.shape[0] - 1
+    h = _hash(t, k0, k1, mask)
+    while tab[h] != 0:
+        j = tab[h] - 1
+        if TI[j, T_K0] == k0 and TI[j, T_K1] == k1 and TI[j, T_TAB] == t:
+            if lo < TI[j, T_LO]:
+                TI[j, T_LO] = lo
+            if hi > TI[j, T_HI]:
+                TI[j, T_HI] = hi
+            return tp, j
+        h = (h + 1) & mask
     top = tp.top
     if top + 1 > TI.shape[0]:
-        TI2 = np.empty((2 * TI.shape[0], T_LEN), np.int64)
-        TI2[:top] = TI[:top]
-        TV2 = np.empty((2 * TV.shape[0], 2), np.float64)
-        TV2[:top] = TV[:top]
-        TI = TI2
-        TV = TV2
+        TI = _grow2(TI, top + 1)
     j = top
     TI[j, T_K0] = k0
     TI[j, T_K1] = k1
-    TI[j, T_KC] = kc
     TI[j, T_TAB] = t
     TI[j, T_LO] = lo
     TI[j, T_HI] = hi
-    TI[j, T_ALIVE] = 0
-    TV[j, V_F] = f
     top += 1
     if 2 * top > tab.shape[0]:
         tab = np.zeros(2 * tab.shape[0], np.int64)
+        mask = tab.shape[0] - 1
         for e in range(top):
-            h = _hash(TI[e, T_TAB], TI[e, T_K0], TI[e, T_K1], TI[e, T_KC], tab.shape[0] - 1)
+            h = _hash(TI[e, T_TAB], TI[e, T_K0], TI[e, T_K1], mask)
             while tab[h] != 0:
-                h = (h + 1) & (tab.shape[0] - 1)
+                h = (h + 1) & mask
             tab[h] = e + 1
     else:
-        mask = tab.shape[0] - 1
-        h = _hash(t, k0, k1, kc, mask)
-        while tab[h] != 0:
-            h = (h + 1) & mask
         tab[h] = j + 1
-    return TreePool(TI, TV, tab, top, tp.trange, tp.tclue, tp.ntc, tp.tin)
+    return TreePool(TI, tp.PV, tp.PB, tp.PX, tab, top, tp.ptop, tp.trange, tp.tclue, tp.ntc,
+                    tp.tin, tp.pairs, tp.qtop, tp.qrange), j
+
+
+@njit(cache=True)
+def _coefficients(tp, e0, e1, bym):
+    """Give states e0..e1-1 their zeroed coefficient vectors. Returns the pool."""
+    TI = tp.TI
+    n = 0
+    for e in range(e0, e1):
+        n += TI[e, T_HI] - TI[e, T_LO] + 1 if bym else 1
+    PV = tp.PV
+    PB = tp.PB
+    PX = tp.PX
+    if tp.ptop + n > PV.shape[0]:
+        PV = _grow1(PV, tp.ptop + n)
+        PB = _grow1(PB, tp.ptop + n)
+        PX = _grow1(PX, tp.ptop + n)
+    off = tp.ptop
+    for e in range(e0, e1):
+        ln = TI[e, T_HI] - TI[e, T_LO] + 1 if bym else 1
+        TI[e, T_OFF] = off
+        TI[e, T_LEN] = ln
+        for j in range(off, off + ln):
+            PV[j] = 0.0
+            PX[j] = 0
+        off += ln
+    return TreePool(TI, PV, PB, PX, tp.tab, tp.top, off, tp.trange, tp.tclue, tp.ntc, tp.tin,
+                    tp.pairs, tp.qtop, tp.qrange)
 
 
 @njit(cache=True, inline="always")
@@ -171,7 +198,8 @@ def leaf(fr, tp, t, b, x, bym):
             tp.tin[t, nt] = s
             nt += 1
     tp.ntc[t] = nt
-    tp.trange[t, 0] = tp.top
+    e0 = tp.top
+    tp.trange[t, 0] = e0
     for m in range(mlo, mhi + 1):
         k0 = np.int64(0)
         k1 = np.int64(0)
@@ -180,8 +208,13 @@ def leaf(fr, tp, t, b, x, bym):
                 k0 += np.int64(m) << (4 * q)
             else:
                 k1 += np.int64(m) << (4 * (q - 16))
-        tp = _add(tp, t, k0, k1, m if bym else 0, m, m, wt[m])
+        tp, _ = _state(tp, t, k0, k1, m, m)
     tp.trange[t, 1] = tp.top
+    tp = _coefficients(tp, e0, tp.top, bym)
+    for e in range(e0, tp.top):
+        o = tp.TI[e, T_OFF]
+        tp.PV[o] = wt[tp.TI[e, T_LO]]
+        tp.PX[o] = X_EXISTS
     return tp, 1 if mhi < mlo else 0
 
 
@@ -271,92 +304,144 @@ def _remap(tp, t, dest, side):
 
 
 @njit(cache=True, inline="always")
-def _fits(ka, kb, shared, nsh):
+def _fits(a0, a1, b0, b1, shared, nsh):
     """Whether two re-keyed states agree on their shared open clues."""
     for q in range(nsh):
         s = shared[q, 0]
-        c = _nib(ka[0], ka[1], s) + _nib(kb[0], kb[1], s)
+        c = _nib(a0, a1, s) + _nib(b0, b1, s)
         if c > shared[q, 1] or c + shared[q, 2] < shared[q, 1]:
             return False
     return True
 
 
 @njit(cache=True)
-def join(fr, tp, a, b, o, work):
-    """Table ``o`` = the join of tables ``a`` and ``b``. ``work``: the most state pairs
-    allowed. Returns (pool, status): 0 ok, 1 no compatible pair, 2 too wide or too much
-    work."""
+def join(fr, tp, ab, o, bym, limits):
+    """Table ``o`` = the join of tables ``ab`` = (a, b). ``limits`` = (most pairs, most
+    coefficient products) allowed. Returns (pool, status, work): status 0 ok, 1 no
+    compatible pair, 2 too wide or over a limit; work the coefficient products done."""
+    a, b = ab
     dest, shared, valcl, nsh, ok = _plan(fr, tp, a, b, o)
-    na = tp.trange[a, 1] - tp.trange[a, 0]
-    nb = tp.trange[b, 1] - tp.trange[b, 0]
-    if ok == 0 or na * nb > work:
-        return tp, 2
+    if ok == 0:
+        return tp, 2, 0
     ra = _remap(tp, a, dest, 0)
     rb = _remap(tp, b, dest, 1)
+    ea0 = tp.trange[a, 0]
+    eb0 = tp.trange[b, 0]
+    byc = np.argsort(rb[:, 2], kind="mergesort")
+    rcs = rb[byc, 2]
+    # pass 1: the compatible pairs and the result states (with their mine ranges)
     tp.trange[o, 0] = tp.top
-    a0 = tp.trange[a, 0]
-    b0 = tp.trange[b, 0]
-    for i in range(na):
-        for j in range(nb):
-            if ra[i, 2] + rb[j, 2] != valcl or not _fits(ra[i], rb[j], shared, nsh):
+    tp.qrange[o, 0] = tp.qtop
+    pairs = tp.pairs
+    q = tp.qtop
+    for i in range(ra.shape[0]):
+        want = valcl - ra[i, 2]
+        lo = np.searchsorted(rcs, want)
+        ea = ea0 + i
+        for jj in range(lo, rcs.shape[0]):
+            if rcs[jj] != want:
+                break
+            j = byc[jj]
+            if not _fits(ra[i, 0], ra[i, 1], rb[j, 0], rb[j, 1], shared, nsh):
                 continue
-            ea = a0 + i
-            eb = b0 + j
-            tp = _add(tp, o, ra[i, 0] + rb[j, 0], ra[i, 1] + rb[j, 1],
-                      tp.TI[ea, T_KC] + tp.TI[eb, T_KC], tp.TI[ea, T_LO] + tp.TI[eb, T_LO],
-                      tp.TI[ea, T_HI] + tp.TI[eb, T_HI], tp.TV[ea, V_F] * tp.TV[eb, V_F])
+            eb = eb0 + j
+            tp, eo = _state(tp, o, ra[i, 0] + rb[j, 0], ra[i, 1] + rb[j, 1],
+                            tp.TI[ea, T_LO] + tp.TI[eb, T_LO], tp.TI[ea, T_HI] + tp.TI[eb, T_HI])
+            if q + 1 > pairs.shape[0]:
+                pairs = _grow2(pairs, q + 1)
+            if q >= limits[0]:
+                return tp, 2, 0
+            pairs[q, 0] = ea
+            pairs[q, 1] = eb
+            pairs[q, 2] = eo
+            q += 1
+    tp = TreePool(tp.TI, tp.PV, tp.PB, tp.PX, tp.tab, tp.top, tp.ptop, tp.trange, tp.tclue,
+                  tp.ntc, tp.tin, pairs, q, tp.qrange)
     tp.trange[o, 1] = tp.top
+    tp.qrange[o, 1] = q
     if tp.top == tp.trange[o, 0]:
-        return tp, 1
+        return tp, 1, 0
+    tp = _coefficients(tp, tp.trange[o, 0], tp.top, bym)
+    # pass 2: convolve the coefficient vectors of every pair into its result
+    TI = tp.TI
+    PV = tp.PV
+    PX = tp.PX
+    work = 0
+    for p in range(tp.qrange[o, 0], q):
+        ea = pairs[p, 0]
+        eb = pairs[p, 1]
+        eo = pairs[p, 2]
+        oa = TI[ea, T_OFF]
+        ob = TI[eb, T_OFF]
+        base = TI[eo, T_OFF] + (TI[ea, T_LO] + TI[eb, T_LO] - TI[eo, T_LO] if bym else 0)
+        la = TI[ea, T_LEN]
+        lb = TI[eb, T_LEN]
+        work += la * lb
+        for ja in range(la):
+            if PX[oa + ja] == 0:
+                continue
+            va = PV[oa + ja]
+            for jb in range(lb):
+                if PX[ob + jb] != 0:
+                    PV[base + ja + jb] += va * PV[ob + jb]
+                    PX[base + ja + jb] = X_EXISTS
+        if work > limits[1]:
+            return tp, 2, work
     fmax = 0.0
-    for e in range(tp.trange[o, 0], tp.top):
-        fmax = max(fmax, tp.TV[e, V_F])
+    for j in range(TI[tp.trange[o, 0], T_OFF], tp.ptop):
+        fmax = max(fmax, PV[j])
     if fmax > 0.0:
-        for e in range(tp.trange[o, 0], tp.top):
-            tp.TV[e, V_F] /= fmax
-    return tp, 0
+        inv = 1.0 / fmax
+        for j in range(TI[tp.trange[o, 0], T_OFF], tp.ptop):
+            PV[j] *= inv
+    return tp, 0, work
 
 
 @njit(cache=True)
-def join_back(fr, tp, a, b, o):
+def join_back(tp, a, b, o, bym):
     """Backward through ``o`` = join(a, b): the outside weights and alive flags of a's
-    and b's states from o's (then each operand rescaled by its maximum)."""
-    dest, shared, valcl, nsh, ok = _plan(fr, tp, a, b, o)
-    ra = _remap(tp, a, dest, 0)
-    rb = _remap(tp, b, dest, 1)
-    a0 = tp.trange[a, 0]
-    b0 = tp.trange[b, 0]
-    na = tp.trange[a, 1] - a0
-    nb = tp.trange[b, 1] - b0
+    and b's coefficients from o's (then each operand rescaled by its maximum)."""
     TI = tp.TI
-    TV = tp.TV
-    for e in range(a0, a0 + na):
-        TV[e, V_B] = 0.0
-        TI[e, T_ALIVE] = 0
-    for e in range(b0, b0 + nb):
-        TV[e, V_B] = 0.0
-        TI[e, T_ALIVE] = 0
-    for i in range(na):
-        for j in range(nb):
-            if ra[i, 2] + rb[j, 2] != valcl or not _fits(ra[i], rb[j], shared, nsh):
+    PV = tp.PV
+    PB = tp.PB
+    PX = tp.PX
+    spans = ((TI[tp.trange[a, 0], T_OFF], TI[tp.trange[a, 1] - 1, T_OFF]
+              + TI[tp.trange[a, 1] - 1, T_LEN]),
+             (TI[tp.trange[b, 0], T_OFF], TI[tp.trange[b, 1] - 1, T_OFF]
+              + TI[tp.trange[b, 1] - 1, T_LEN]))
+    for j0, j1 in spans:
+        for j in range(j0, j1):
+            PB[j] = 0.0
+            PX[j] &= X_EXISTS
+    pairs = tp.pairs
+    for p in range(tp.qrange[o, 0], tp.qrange[o, 1]):
+        ea = pairs[p, 0]
+        eb = pairs[p, 1]
+        eo = pairs[p, 2]
+        oa = TI[ea, T_OFF]
+        ob = TI[eb, T_OFF]
+        base = TI[eo, T_OFF] + (TI[ea, T_LO] + TI[eb, T_LO] - TI[eo, T_LO] if bym else 0)
+        for ja in range(TI[ea, T_LEN]):
+            if PX[oa + ja] == 0:
                 continue
-            ea = a0 + i
-            eb = b0 + j
-            e = _find(tp, o, ra[i, 0] + rb[j, 0], ra[i, 1] + rb[j, 1],
-                      TI[ea, T_KC] + TI[eb, T_KC])
-            bo = TV[e, V_B]
-            TV[ea, V_B] += TV[eb, V_F] * bo
-            TV[eb, V_B] += TV[ea, V_F] * bo
-            if TI[e, T_ALIVE]:
-                TI[ea, T_ALIVE] = 1
-                TI[eb, T_ALIVE] = 1
-    for t0, n in ((a0, na), (b0, nb)):
+            va = PV[oa + ja]
+            for jb in range(TI[eb, T_LEN]):
+                if PX[ob + jb] == 0:
+                    continue
+                bo = PB[base + ja + jb]
+                PB[oa + ja] += PV[ob + jb] * bo
+                PB[ob + jb] += va * bo
+                if PX[base + ja + jb] & X_ALIVE:
+                    PX[oa + ja] |= X_ALIVE
+                    PX[ob + jb] |= X_ALIVE
+    for j0, j1 in spans:
         m = 0.0
-        for e in range(t0, t0 + n):
-            m = max(m, TV[e, V_B])
+        for j in range(j0, j1):
+            m = max(m, PB[j])
         if m > 0.0:
-            for e in range(t0, t0 + n):
-                TV[e, V_B] /= m
+            inv = 1.0 / m
+            for j in range(j0, j1):
+                PB[j] *= inv
 
 
 #: Where each tree-counted component's tables and joins are: per table the box of a leaf
@@ -372,83 +457,132 @@ def new_tree_plan(nbox, ncomp):
 
 
 @njit(cache=True)
-def forward_tree(fr, i, x, bym, budget, tp, plan, elim_parent):
-    """Count component ``i`` along the bucket tree ``elim_parent`` = (elim, parent) of
-    ``treedec.elimination_tree``. Its states join the pool ``tp``. ``budget`` bounds the
-    states kept (memory) and, times 64, the state pairs tried (time). Returns (pool,
-    status): 0 ok, 1 no layout, 2 over budget or too wide."""
-    elim, parent = elim_parent
-    nb = elim.shape[0]
+def _route(tp, t, cpos, head, nxt):
+    """Put table ``t`` in the bucket of its first clue to close (``head``: each bucket's
+    first table; ``nxt[t - t0]``: the table after t in its bucket, with the component's
+    first table t0 in the last entry of ``nxt``); returns False if it has no open clue (it is the
+    component's root)."""
+    first = -1
+    for q in range(tp.ntc[t]):
+        p = cpos[tp.tclue[t, q]]
+        if first < 0 or p < first:
+            first = p
+    if first < 0:
+        return False
+    t0 = nxt[nxt.shape[0] - 1]
+    nxt[t - t0] = head[first]
+    head[first] = t
+    return True
+
+
+@njit(cache=True)
+def forward_tree(fr, i, x, bym, budget, tp, plan, cpos):
+    """Count component ``i`` on the bucket tree of its clue order (``cpos``: each clue's
+    position, from ``treedec.clue_order``); its tables join the pool ``tp``. At clue k's
+    turn, the tables with k open are joined, smallest first. Returns (pool, status):
+    0 ok, 1 no layout, 2 too wide or over the budget: at most ``budget`` states,
+    2 x ``budget`` compatible pairs and 8 x ``budget`` coefficients are kept (about 250
+    bytes per unit of budget) and 256 x ``budget`` coefficient products done."""
+    b0, nb, _ = span(fr, i)
     t0 = plan.next[0]
     s0 = plan.next[1]
     plan.crange[i, 0] = t0
     plan.crange[i, 1] = s0
     plan.next[0] = t0 + 2 * nb  # its table ids, used or not (they are keys of the hash)
     top0 = tp.top
-    cur = np.empty(nb, np.int64)
-    for t in range(nb):
-        plan.leafbox[t0 + t] = elim[t]
-        tp, st = leaf(fr, tp, t0 + t, elim[t], x, bym)
+    p0 = tp.ptop
+    nk = 0
+    for j in range(nb):
+        b = fr.order[b0 + j]
+        for q in range(fr.box[b, CB_NK]):
+            nk = max(nk, cpos[fr.box[b, CB_K + q]] + 1)
+    hrel = np.full(nk, -1, np.int64)
+    nxt = np.full(2 * nb + 1, -1, np.int64)  # (indexed by table - t0; t0 in the last)
+    nxt[2 * nb] = t0
+    root = -1
+    for j in range(nb):
+        t = t0 + j
+        plan.leafbox[t] = fr.order[b0 + j]
+        tp, st = leaf(fr, tp, t, fr.order[b0 + j], x, bym)
         if st:
             return tp, 1
-        cur[t] = t0 + t
+        if not _route(tp, t, cpos, hrel, nxt):
+            root = t
     nt = t0 + nb
     ns = s0
-    work = 64 * budget
-    for t in range(nb):
-        p = parent[t]
-        if p < 0:
+    work = 256 * budget
+    qmax = tp.qtop + 2 * budget
+    ins = np.empty(2 * nb, np.int64)
+    for k in range(nk):
+        n = 0
+        t = hrel[k]
+        while t >= 0:
+            ins[n] = t
+            n += 1
+            t = nxt[t - t0]
+        if n == 0:
             continue
-        a = cur[p]
-        b = cur[t]
-        na = tp.trange[a, 1] - tp.trange[a, 0]
-        nbb = tp.trange[b, 1] - tp.trange[b, 0]
-        work -= na * nbb
-        tp, st = join(fr, tp, a, b, nt, max(work + na * nbb, 0))
-        if st != 0:
-            return tp, st
-        if tp.top - top0 > budget or work < 0:
-            return tp, 2
-        plan.leafbox[nt] = -1
-        plan.steps[ns, 0] = a
-        plan.steps[ns, 1] = b
-        plan.steps[ns, 2] = nt
-        cur[p] = nt
-        nt += 1
-        ns += 1
+        sizes = np.empty(n, np.int64)
+        for j in range(n):
+            sizes[j] = tp.trange[ins[j], 1] - tp.trange[ins[j], 0]
+        by = np.argsort(sizes, kind="mergesort")
+        cur = ins[by[0]]
+        for j in range(1, n):
+            b = ins[by[j]]
+            tp, st, done = join(fr, tp, (cur, b), nt, bym, (qmax, work))
+            if st != 0:
+                return tp, st
+            work -= done
+            if tp.top - top0 > budget or tp.ptop - p0 > 8 * budget:
+                return tp, 2
+            plan.leafbox[nt] = -1
+            plan.steps[ns, 0] = cur
+            plan.steps[ns, 1] = b
+            plan.steps[ns, 2] = nt
+            cur = nt
+            nt += 1
+            ns += 1
+        if not _route(tp, cur, cpos, hrel, nxt):
+            root = cur
     plan.crange[i, 2] = ns - s0
-    plan.crange[i, 3] = cur[nb - 1]
+    plan.crange[i, 3] = root
     plan.next[1] = ns
     return tp, 0
 
 
 @njit(cache=True)
 def root_states(tp, plan, i):
-    """(first, last) state of component ``i``'s root table: its weight by mine count."""
+    """(first, last) state of component ``i``'s root table: its weight by mine count
+    (one state: every clue is closed)."""
     r = plan.crange[i, 3]
     return tp.trange[r, 0], tp.trange[r, 1]
 
 
 @njit(cache=True)
-def backward_tree(fr, i, tp, plan, G, Gex, bprob):
+def backward_tree(fr, i, tp, plan, G, Gex, bym, bprob):
     """Backward pass of tree-counted component ``i`` given the global factor ``G[k]`` of
     its mine count (``Gex[k]``: a feasible completion exists); as ``count_path.backward``:
     fills ``bprob`` and CB_DED of its boxes, returns 0 ok, 1 no feasible layout,
     2 the weights underflowed."""
     TI = tp.TI
-    TV = tp.TV
+    PV = tp.PV
+    PB = tp.PB
+    PX = tp.PX
     r0, r1 = root_states(tp, plan, i)
     for e in range(r0, r1):
-        TV[e, V_B] = G[TI[e, T_KC]]
-        TI[e, T_ALIVE] = Gex[TI[e, T_KC]]
+        for j in range(TI[e, T_LEN]):
+            kc = TI[e, T_LO] + j if bym else 0
+            o = TI[e, T_OFF] + j
+            PB[o] = G[kc]
+            PX[o] &= X_EXISTS
+            if PX[o] and Gex[kc]:
+                PX[o] |= X_ALIVE
     s0 = plan.crange[i, 1]
     for s in range(s0 + plan.crange[i, 2] - 1, s0 - 1, -1):
-        join_back(fr, tp, plan.steps[s, 0], plan.steps[s, 1], plan.steps[s, 2])
+        join_back(tp, plan.steps[s, 0], plan.steps[s, 1], plan.steps[s, 2], bym)
     code = 0
     t0 = plan.crange[i, 0]
-    t = t0
-    nleaf = plan.crange[i, 2] + 1
-    for t in range(t0, t0 + nleaf):
+    for t in range(t0, t0 + plan.crange[i, 2] + 1):
         b = plan.leafbox[t]
         s = fr.box[b, CB_SIZE]
         num = 0.0
@@ -457,10 +591,11 @@ def backward_tree(fr, i, tp, plan, G, Gex, bprob):
         mmax = -1
         for e in range(tp.trange[t, 0], tp.trange[t, 1]):
             m = TI[e, T_LO]
-            v = TV[e, V_F] * TV[e, V_B]
+            o = TI[e, T_OFF]  # a leaf state has one coefficient
+            v = PV[o] * PB[o]
             num += m * v
             den += v
-            if TI[e, T_ALIVE]:
+            if PX[o] & X_ALIVE:
                 mmin = min(mmin, m)
                 mmax = max(mmax, m)
         if mmax < 0:

@@ -1,12 +1,14 @@
-"""Tree decompositions of a frontier component: a min-fill elimination order over its boxes.
+"""Tree decompositions of a frontier component: a min-fill elimination order over its clues.
 
-Two boxes interact when they share a clue. Eliminating the boxes one at a time, each
-time joining the remaining neighbours of the eliminated box into a clique ("fill"),
-gives a bucket tree: box v's bucket sends its message to the bucket of the first box
-eliminated after v among those neighbours. The largest neighbour set is the width of the
-order, an upper bound on the treewidth; the tree DP of ``count_tree.py`` costs roughly
-(number of consistent assignments of a width-sized box set) per bucket, where the path DP
-of ``count_path.py`` pays for every clue open across a cut of a linear order.
+The tree DP of ``count_tree.py`` keys its tables by the mine counts of the clues that are
+still open (some of their boxes inside the table, some outside), so its width is counted
+in clues: two clues interact when they share a box. Eliminating the clues one at a time,
+each time joining the remaining neighbours of the eliminated clue into a clique ("fill"),
+gives the order in which the DP closes them: at clue k's turn it joins every table that
+still has k open, which closes k; the result stays open only on k's remaining neighbours.
+The largest neighbour set is the width of the order (an upper bound on the treewidth of
+the clue graph). The path DP of ``count_path.py`` instead pays for every clue open across
+a cut of one linear order of the boxes, which grows much faster on branching frontiers.
 
 Min-fill (eliminate the box whose neighbours need the fewest new edges; ties: fewest
 neighbours, then the earliest box) is the usual greedy heuristic for narrow orders.
@@ -15,7 +17,7 @@ Neighbour sets are bitsets, so a step costs O(boxes x degree x words).
 import numpy as np
 from numba import njit
 
-from .frontier import CB_K, CB_NK, CK_B, CK_NB, span
+from .frontier import CB_K, CB_NK, span
 
 
 @njit(cache=True, inline="always")
@@ -48,29 +50,12 @@ def _fill(adj, alive, v, words):
 
 
 @njit(cache=True)
-def elimination_tree(fr, i, loc):
-    """Min-fill elimination order of component ``i`` of frontier ``fr`` and its bucket tree.
-
-    ``loc`` (int32, at least ``fr.nbox``) is scratch. Returns (elim, parent, width):
-    ``elim[t]`` the box eliminated t-th, ``parent[t]`` the position of the bucket that
-    receives its message (-1 for the last, the root), ``width`` the largest number of
-    neighbours a box had when it was eliminated.
-    """
-    b0, nb, _ = span(fr, i)
-    box = fr.box
-    con = fr.con
-    for j in range(nb):
-        loc[fr.order[b0 + j]] = j
-    words = (nb + 63) // 64
-    adj = np.zeros((nb, words), np.uint64)
-    for j in range(nb):
-        b = fr.order[b0 + j]
-        for q in range(box[b, CB_NK]):
-            k = box[b, CB_K + q]
-            for r in range(con[k, CK_NB]):
-                u = loc[con[k, CK_B + r]]
-                if u != j:
-                    adj[j, u >> 6] |= np.uint64(1) << np.uint64(u & 63)
+def min_fill(adj):
+    """Min-fill elimination order of the graph with bitset adjacency ``adj`` (n x words,
+    symmetric, no self loops; modified). Returns (order, width): vertex indices in
+    elimination order, and the most neighbours a vertex had when eliminated."""
+    nb = adj.shape[0]
+    words = adj.shape[1]
     alive = np.zeros(words, np.uint64)
     for j in range(nb):
         alive[j >> 6] |= np.uint64(1) << np.uint64(j & 63)
@@ -78,8 +63,7 @@ def elimination_tree(fr, i, loc):
     deg = np.empty(nb, np.int64)
     for j in range(nb):
         fill[j], deg[j] = _fill(adj, alive, j, words)
-    nbrs = np.zeros((nb, words), np.uint64)
-    pos = np.empty(nb, np.int64)
+    nbrs = np.zeros(words, np.uint64)
     elim = np.empty(nb, np.int32)
     dirty = np.zeros(words, np.uint64)
     width = 0
@@ -91,27 +75,26 @@ def elimination_tree(fr, i, loc):
             if best < 0 or fill[j] < fill[best] or (fill[j] == fill[best] and deg[j] < deg[best]):
                 best = j
         v = best
-        elim[t] = fr.order[b0 + v]
-        pos[v] = t
+        elim[t] = v
         alive[v >> 6] &= ~(np.uint64(1) << np.uint64(v & 63))
         for w in range(words):
-            nbrs[v, w] = adj[v, w] & alive[w]
+            nbrs[w] = adj[v, w] & alive[w]
         if deg[v] > width:
             width = deg[v]
         # the neighbours become a clique; their fill (and their neighbours') changes
         for w in range(words):
-            dirty[w] = nbrs[v, w]
+            dirty[w] = nbrs[w]
         for w in range(words):
-            m = nbrs[v, w]
+            m = nbrs[w]
             while m:
                 low = m & (~m + np.uint64(1))
                 u = w * 64 + _popcount(low - np.uint64(1))
                 m ^= low
                 for w2 in range(words):
-                    adj[u, w2] |= nbrs[v, w2]
+                    adj[u, w2] |= nbrs[w2]
                 adj[u, u >> 6] &= ~(np.uint64(1) << np.uint64(u & 63))
         for w in range(words):
-            m = nbrs[v, w]
+            m = nbrs[w]
             while m:
                 low = m & (~m + np.uint64(1))
                 u = w * 64 + _popcount(low - np.uint64(1))
@@ -125,17 +108,44 @@ def elimination_tree(fr, i, loc):
                 u = w * 64 + _popcount(low - np.uint64(1))
                 m ^= low
                 fill[u], deg[u] = _fill(adj, alive, u, words)
-    parent = np.full(nb, -1, np.int32)
+    return elim, width
+
+
+@njit(cache=True)
+def clue_order(fr, i, cpos):
+    """Min-fill elimination order of the clues of component ``i`` (two clues interact
+    when they share a box). Writes each clue's position into ``cpos`` (int32, at least
+    ``fr.ncon``). Returns (clues in order, width)."""
+    b0, nb, _ = span(fr, i)
+    box = fr.box
+    # the component's clues, numbered locally in first-seen order
     for j in range(nb):
-        p = nb
-        for w in range(words):
-            m = nbrs[j, w]
-            while m:
-                low = m & (~m + np.uint64(1))
-                u = w * 64 + _popcount(low - np.uint64(1))
-                m ^= low
-                if pos[u] < p:
-                    p = pos[u]
-        if p < nb:
-            parent[pos[j]] = p
-    return elim, parent, width
+        b = fr.order[b0 + j]
+        for q in range(box[b, CB_NK]):
+            cpos[box[b, CB_K + q]] = -1
+    clues = np.empty(8 * nb, np.int32)
+    nk = 0
+    for j in range(nb):
+        b = fr.order[b0 + j]
+        for q in range(box[b, CB_NK]):
+            k = box[b, CB_K + q]
+            if cpos[k] < 0:
+                cpos[k] = nk
+                clues[nk] = k
+                nk += 1
+    words = (nk + 63) // 64
+    adj = np.zeros((nk, words), np.uint64)
+    for j in range(nb):
+        b = fr.order[b0 + j]
+        for q in range(box[b, CB_NK]):
+            u = cpos[box[b, CB_K + q]]
+            for r in range(box[b, CB_NK]):
+                v = cpos[box[b, CB_K + r]]
+                if u != v:
+                    adj[u, v >> 6] |= np.uint64(1) << np.uint64(v & 63)
+    elim, width = min_fill(adj)
+    out = np.empty(nk, np.int32)
+    for t in range(nk):
+        out[t] = clues[elim[t]]
+        cpos[out[t]] = t
+    return out, width
