@@ -164,20 +164,40 @@ def open_game(S, first):
 def settle(S, F, classic, mine_count):
     """The rules' part of a loop step: the single-clue rules to their closure, the end
     of the game, the mine-count rules. Returns OVER, ACTED (settle again) or AGENT (the
-    agent must move). ``F`` is ``S`` flat."""
-    n = ncells(S)
-    if classic and S[n, C_DET] > 0:
+    agent must move). ``F`` is ``S`` flat.
+
+    (A game loop that runs once per agent move may instead spell these steps out, as
+    ``run_basic.run_game`` does: a call of this function costs four reference-count
+    calls for its two arrays, which Numba cannot prune around its inner calls.)"""
+    if classic and detonated(S):
         return OVER
     drain_local(F, classic)
-    if classic and S[n, C_DET] > 0:
+    if game_over(S, classic):
         return OVER
-    if hidden_left(S) == 0:
-        return OVER
-    if classic and S[n, C_REV] == n - S[n, C_MINES]:
-        return OVER  # won: every safe cell revealed
     if mine_count and apply_mine_count(S, classic) > 0:  # (the agent's rule)
         return ACTED
     return AGENT
+
+
+@njit(cache=True)
+def detonated(S):
+    """Whether a mine has detonated (the classic rules end the game on it)."""
+    return S[ncells(S), C_DET] > 0
+
+
+@njit(cache=True)
+def game_over(S, classic):
+    """Whether the game is over once the single-clue rules are closed: no hidden cell
+    left, or under the classic rules a detonation or every safe cell revealed. (It
+    calls nothing: no reference counting when a loop calls it.)"""
+    n = ncells(S)
+    if classic and S[n, C_DET] > 0:
+        return True
+    if hidden_left(S) == 0:
+        return True
+    if classic and S[n, C_REV] == n - S[n, C_MINES]:
+        return True  # won: every safe cell revealed
+    return False
 
 
 @njit(cache=True)

@@ -11,10 +11,10 @@ from numba import njit
 
 from .env import flat
 from .game import (
-    AGENT, OVER, P_MINE_COUNT, P_RULES, RULES_CLASSIC, blindfold, clock, new_batch_state,
-    open_game, read_trace, record, settle, setup_game, summarize,
+    P_MINE_COUNT, P_RULES, RULES_CLASSIC, blindfold, clock, detonated, game_over,
+    new_batch_state, open_game, read_trace, record, setup_game, summarize,
 )
-from .local import guess_in_order
+from .local import apply_mine_count, drain_local, guess_in_order
 
 
 @njit(cache=True)
@@ -24,12 +24,15 @@ def run_game(S, params, first):
     mine_count = params[P_MINE_COUNT] != 0
     F = flat(S)  # the hot kernels index it (see env._ix)
     open_game(S, first)
-    while True:
-        step = settle(S, F, classic, mine_count)
-        if step == OVER:
+    while True:  # game.settle spelled out (see there: no reference counting per move)
+        if classic and detonated(S):
             break
-        if step == AGENT:
-            guess_in_order(F)
+        drain_local(F, classic)
+        if game_over(S, classic):
+            break
+        if mine_count and apply_mine_count(S, classic) > 0:  # (the agent's rule)
+            continue
+        guess_in_order(F)
 
 
 @njit(cache=True)
