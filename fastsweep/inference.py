@@ -10,6 +10,7 @@ import warnings
 
 import numpy as np
 
+from .config import MAX_CELLS
 from .kernels import count as kc
 from .kernels import env as ke
 from .kernels.view import MINE_CODE
@@ -31,6 +32,10 @@ def _state(view, mines):
     """Validate ``view`` / ``mines`` and build the kernel state (raises ValueError)."""
     if not isinstance(view, np.ndarray):
         raise ValueError(f"view: expected a 2-D numpy int8 array, got {type(view).__name__}")
+    if isinstance(view, np.ma.MaskedArray):
+        # the kernel would read the masked entries' data: refuse rather than guess
+        raise ValueError("view: masked arrays are not accepted; fill the masked cells "
+                         "first, e.g. view.filled(-1) for hidden")
     if view.ndim != 2:
         raise ValueError(f"view: expected a 2-D array, got {view.ndim} dimensions")
     if view.dtype == bool or not np.issubdtype(view.dtype, np.integer):
@@ -38,6 +43,9 @@ def _state(view, mines):
     h, w = view.shape
     if h < 1 or w < 1:
         raise ValueError(f"view: empty board of shape {view.shape}")
+    if h * w > MAX_CELLS:
+        raise ValueError(f"view: {h}x{w} = {h * w} cells is too large; at most {MAX_CELLS} "
+                         "cells (the limit of a game board)")
     lo, hi = view.min(), view.max()
     if lo < MINE_CODE or hi > 8:
         bad = (view < MINE_CODE) | (view > 8)

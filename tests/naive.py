@@ -191,7 +191,11 @@ def brute_force_view(view, mines=None, prior=0.5):
         ok &= k + known == mines
         wts = ok.astype(float)
     else:
-        wts = np.where(ok, prior ** k * (1 - prior) ** (nh - k), 0.0)
+        # in log space, normalized by the largest: exact ratios for any prior in (0, 1)
+        lw = k * np.log(prior) + (nh - k) * np.log1p(-prior)
+        top = lw[ok].max() if ok.any() else 0.0
+        wts = np.zeros(len(ok))
+        wts[ok] = np.exp(lw[ok] - top)
     if not ok.any():
         raise ValueError("no layout agrees with the view")
     safe = np.zeros(h * w, bool)

@@ -1,6 +1,8 @@
 """Exact inference (fastsweep.deduce / mine_probabilities) and the inference and
 probability agents, checked against the brute-force oracle in naive.py."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -33,6 +35,20 @@ def test_random_views_match_oracle(seed):
         check_view(view, None, 0.5)
         check_view(view, None, float(rng.uniform(0.05, 0.95)))
         check_view(view, mines)
+
+
+@pytest.mark.parametrize("prior", [1e-300, 1e-160, 1e-100, 1e-25, 0.999999999999, 1 - 1e-16])
+def test_extreme_priors_match_oracle(prior):
+    """Weights stay exact for any prior in (0, 1): no NaN, no spurious approximation
+    (the oracle weighs in log space too)."""
+    rng = np.random.default_rng(int(-np.log10(min(prior, 1 - prior))))
+    for _ in range(40):
+        h, w = (int(v) for v in rng.integers(1, 6, 2))
+        view, _ = random_view(rng, h, w, rng.uniform(0.1, 0.6), rng.uniform(0.2, 0.9),
+                              rng.uniform(0.0, 0.5), max_hidden=12)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", ApproximationWarning)
+            check_view(view, None, prior)
 
 
 def test_special_views_match_oracle():
@@ -178,6 +194,18 @@ def test_random_inconsistent_views_agree_with_oracle():
 def test_malformed_views_raise(view, text):
     with pytest.raises(ValueError, match=text):
         fastsweep.deduce(view)
+
+
+def test_hostile_views_raise_clearly():
+    """A view past the board limit is refused before any state is built (it used to
+    overflow the int32 state and crash); a masked array is refused (the kernel would read
+    the masked entries' data)."""
+    with pytest.raises(ValueError, match="too large"):
+        fastsweep.mine_probabilities(np.full((7850, 7850), -1, np.int8))
+    masked = np.ma.masked_array(np.array([[1, -1], [-3, -1]], np.int8),
+                                mask=[[0, 0], [1, 0]])
+    with pytest.raises(ValueError, match="masked"):
+        fastsweep.deduce(masked)
 
 
 def test_bad_arguments_raise():

@@ -64,17 +64,16 @@ def combine_total(fr, cm, cd, x, bprob, u, mleft, srange):
     ncomp = fr.ncomp
     clen, kmin, kmax, how, woff, wv, wx = cm
     approx = 0
-    # with the mine total: prefix convolutions P_i of components 0..i-1, stored over
-    # totals 0..sum of their sizes but filled only on [lo_i, hi_i] (sums of supports)
+    # with the mine total: prefix convolutions P_i of components 0..i-1, stored only on
+    # their support [plo_i, phi_i] (sums of the supports): memory grows with the sum of
+    # those widths, not with components x cells
     ltot = woff[ncomp] - ncomp
     poff = np.zeros(ncomp + 2, np.int64)
     plo = np.zeros(ncomp + 1, np.int64)
     phi = np.zeros(ncomp + 1, np.int64)
-    pre = 0
     for i in range(ncomp + 1):
-        poff[i + 1] = poff[i] + pre + 1
+        poff[i + 1] = poff[i] + phi[i] - plo[i] + 1
         if i < ncomp:
-            pre += clen[i]
             plo[i + 1] = plo[i] + kmin[i]
             phi[i + 1] = phi[i] + kmax[i]
     pv = np.zeros(poff[ncomp + 1], np.float64)
@@ -82,8 +81,8 @@ def combine_total(fr, cm, cd, x, bprob, u, mleft, srange):
     pv[0] = 1.0
     px[0] = 1
     for i in range(ncomp):
-        a0 = poff[i]
-        a1 = poff[i + 1]
+        a0 = poff[i] - plo[i]  # pv[a0 + a]: total a of components before i
+        a1 = poff[i + 1] - plo[i + 1]
         wo = woff[i]
         for a in range(plo[i], phi[i] + 1):
             if px[a0 + a] == 0:
@@ -100,7 +99,7 @@ def combine_total(fr, cm, cd, x, bprob, u, mleft, srange):
             inv = 1.0 / mx
             for a in range(plo[i + 1], phi[i + 1] + 1):
                 pv[a1 + a] *= inv
-    t0 = poff[ncomp]
+    t0 = poff[ncomp] - plo[ncomp]
     # global factor g(K) = C(U, M_left - K) / x^K, in log space, for K frontier mines
     g = np.zeros(ltot + 1, np.float64)
     gx = np.zeros(ltot + 1, np.uint8)
@@ -143,7 +142,7 @@ def combine_total(fr, cm, cd, x, bprob, u, mleft, srange):
     G = np.zeros(ltot + 1, np.float64)
     Gx = np.zeros(ltot + 1, np.uint8)
     for i in range(ncomp - 1, -1, -1):
-        a0 = poff[i]
+        a0 = poff[i] - plo[i]
         wo = woff[i]
         if how[i] != HOW_APPROX:
             for k in range(kmin[i], kmax[i] + 1):

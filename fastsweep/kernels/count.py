@@ -20,6 +20,7 @@ No silent caps: a component whose DP needs more than ``budget`` states (or more 
 open constraints) is approximated (no deduction from it, heuristic probabilities) and
 the analysis reports it.
 """
+import math
 from collections import namedtuple
 
 import numpy as np
@@ -30,7 +31,8 @@ from .combine import (
     backward_any, combine_total,
 )
 from .count_path import P_HI, P_KC, P_LO, Q_F, Pool, forward, heuristic, new_pool
-from .count_tree import T_HI, T_LEN, T_LO, T_OFF, X_EXISTS, forward_tree, new_tree_plan, new_tree_pool, root_states
+from .count_tree import forward_tree, new_tree_plan, new_tree_pool, root_states
+from .tree_tables import T_HI, T_LEN, T_LO, T_OFF, X_EXISTS
 from .treedec import clue_order
 from .env import hidden_left, mines_left_known, ncells
 from .env import status as cell_status
@@ -45,6 +47,7 @@ DEFAULT_BUDGET = 1 << 20  # DP states per component
 #: Components whose path order keeps more clues open than this are counted on a tree
 #: decomposition (``count_tree.py``); the path DP is faster on narrow ones.
 PATH_WIDTH = 12
+LOG_ODDS_TILT = 20.0  # |log odds| of a prior beyond which counting goes by mine count
 METHOD_AUTO = 0
 METHOD_PATH = 1
 METHOD_TREE = 2
@@ -106,16 +109,22 @@ def analyse_frontier(S, fr, bym, prior, budget, cinfo, method=0):
     hid = hidden_left(S)
     u = hid - fc
     mleft = mines_left_known(S)
+    # the odds of the prior, in log space: extreme priors are counted by mine count and
+    # weighed afterwards (a tilt x^m with such an x would underflow)
+    lodds = math.log(prior) - math.log1p(-prior)
+    by_mines = bym or abs(lodds) > LOG_ODDS_TILT
     if bym:
         p = (mleft + 0.5) / (hid + 1.0)
         x = p / (1.0 - p)
+    elif by_mines:
+        x = 1.0
     else:
         x = prior / (1.0 - prior)
     bprob = np.empty(max(fr.nbox, 1), np.float64)
-    status, approx, cd, cm = _count_components(fr, x, bym, budget, method)
+    status, approx, cd, cm = _count_components(fr, x, by_mines, budget, method)
     if status != ST_OK:
         return Analysis(status, approx, bprob, 0.0, 0, 0, 0, u, mleft)
-    smin, smax = _component_weights(fr, cm, cd, bym, bprob)
+    smin, smax = _component_weights(fr, cm, cd, by_mines, bprob)
     if cinfo.shape[0] > 0:
         for i in range(fr.ncomp):
             cinfo[i, 0] = cm.kmin[i]
@@ -124,7 +133,7 @@ def analyse_frontier(S, fr, bym, prior, budget, cinfo, method=0):
     if bym:
         status, more, pu, uded = combine_total(fr, cm, cd, x, bprob, u, mleft, (smin, smax))
     else:
-        status, more = _marginals_free(fr, cm, cd, x, bprob, cinfo)
+        status, more = _marginals_free(fr, cm, cd, (x, lodds, by_mines), bprob, cinfo)
         pu = prior
         uded = 0
     return Analysis(status, approx + more, bprob, pu, uded, smin, smax, u, mleft)
@@ -256,17 +265,31 @@ def _component_weights(fr, cm, cd, bym, bprob):
 
 
 @njit(cache=True)
-def _marginals_free(fr, cm, cd, x, bprob, cinfo):
+def _marginals_free(fr, cm, cd, tilt, bprob, cinfo):
     """Step 3 without the mine total: each counted component's backward pass on its own.
+    ``tilt`` = (x, log odds of the prior, counted by mine count): in the last case the
+    component's layouts with k mines get the prior's odds^k here, normalized in log space.
     Returns (status, approximated): components whose weights underflowed get heuristic
     probabilities (and ``cinfo[i, 2] = 1``)."""
-    one = np.ones(1, np.float64)
-    onex = np.ones(1, np.uint8)
+    x, lodds, by_mines = tilt
+    G = np.ones(1, np.float64)
+    Gx = np.ones(1, np.uint8)
     more = 0
     for i in range(fr.ncomp):
         if cm.how[i] == HOW_APPROX:
             continue
-        code = backward_any(fr, i, cm, cd, x, (one, onex, False), bprob)
+        if by_mines:
+            G = np.zeros(cm.clen[i] + 1, np.float64)
+            Gx = np.zeros(cm.clen[i] + 1, np.uint8)
+            top = -np.inf
+            for k in range(cm.kmin[i], cm.kmax[i] + 1):
+                if cm.wx[cm.woff[i] + k]:
+                    top = max(top, k * lodds)
+            for k in range(cm.kmin[i], cm.kmax[i] + 1):
+                if cm.wx[cm.woff[i] + k]:
+                    G[k] = math.exp(k * lodds - top)
+                    Gx[k] = 1
+        code = backward_any(fr, i, cm, cd, x, (G, Gx, by_mines), bprob)
         if code == 1:
             return ST_CLUES, more
         if code == 2:
