@@ -163,13 +163,15 @@ def basic_agent(h, w, mine, order, first, classic=False, mine_count=False):
 
 # --- brute-force oracle for complete deduction and probabilities ---
 
-def brute_force_view(view, mines=None, prior=0.5):
+def brute_force_view(view, mines=None, prior=0.5, log_weight=False):
     """(safe, mine, prob) of a view by enumerating every assignment of its hidden cells.
 
     ``view`` as in fastsweep.deduce (-1 hidden, -2 known mine, 0..8 clue). With
     ``mines`` every consistent layout of that total counts once; without, a layout with
     k mines among the H hidden cells weighs prior^k (1-prior)^(H-k). Raises ValueError
-    when no layout agrees. Meant for H <= ~20 hidden cells.
+    when no layout agrees. Meant for H <= ~20 hidden cells. With ``log_weight`` also the
+    log of the total weight: of the number of layouts (with ``mines``), else of their
+    summed prior probability.
     """
     view = np.asarray(view)
     h, w = view.shape
@@ -187,6 +189,7 @@ def brute_force_view(view, mines=None, prior=0.5):
         got = bits[:, idx].sum(axis=1) if idx else np.zeros(2 ** nh, np.int16)
         ok &= got == need
     k = bits.sum(axis=1)
+    top = 0.0
     if mines is not None:
         ok &= k + known == mines
         wts = ok.astype(float)
@@ -196,6 +199,7 @@ def brute_force_view(view, mines=None, prior=0.5):
         top = lw[ok].max() if ok.any() else 0.0
         wts = np.zeros(len(ok))
         wts[ok] = np.exp(lw[ok] - top)
+    logw = float(np.log(wts.sum()) + top) if ok.any() else float("nan")
     if not ok.any():
         raise ValueError("no layout agrees with the view")
     safe = np.zeros(h * w, bool)
@@ -206,7 +210,48 @@ def brute_force_view(view, mines=None, prior=0.5):
         safe[c] = not good[:, j].any()
         mine[c] = good[:, j].all()
         prob[c] = (wts * bits[:, j]).sum() / wts.sum()
-    return safe.reshape(h, w), mine.reshape(h, w), prob.reshape(h, w)
+    res = safe.reshape(h, w), mine.reshape(h, w), prob.reshape(h, w)
+    return res + (logw,) if log_weight else res
+
+
+def brute_force_outcomes(view, mines=None, prior=0.5):
+    """(H, W, 10): for each hidden cell, P(safe and shows v) for v = 0..8 and P(mine) in
+    entry 9, by enumerating every layout as :func:`brute_force_view` does; a known mine
+    gets entry 9 = 1, a revealed cell zeros."""
+    view = np.asarray(view)
+    h, w = view.shape
+    flat = view.ravel().astype(int)
+    hid = [i for i in range(h * w) if flat[i] == -1]
+    col = {c: j for j, c in enumerate(hid)}
+    nh = len(hid)
+    bits = ((np.arange(2 ** nh)[:, None] >> np.arange(nh)[None, :]) & 1).astype(np.int16)
+    ok = np.ones(2 ** nh, bool)
+    for c in range(h * w):
+        if flat[c] < 0:
+            continue
+        need = flat[c] - sum(1 for d in neighbours(h, w, c) if flat[d] == -2)
+        idx = [col[d] for d in neighbours(h, w, c) if flat[d] == -1]
+        ok &= (bits[:, idx].sum(axis=1) if idx else 0) == need
+    k = bits.sum(axis=1)
+    if mines is not None:
+        ok &= k + int((flat == -2).sum()) == mines
+        wts = ok.astype(float)
+    else:
+        lw = k * np.log(prior) + (nh - k) * np.log1p(-prior)
+        wts = np.zeros(len(ok))
+        wts[ok] = np.exp(lw[ok] - lw[ok].max())
+    wts /= wts.sum()
+    out = np.zeros((h * w, 10))
+    out[flat == -2, 9] = 1.0
+    for c in hid:
+        j = col[c]
+        out[c, 9] = wts[bits[:, j] == 1].sum()
+        known = sum(1 for d in neighbours(h, w, c) if flat[d] == -2)
+        idx = [col[d] for d in neighbours(h, w, c) if flat[d] == -1]
+        shown = known + (bits[:, idx].sum(axis=1) if idx else 0)
+        for v in range(9):
+            out[c, v] = wts[(bits[:, j] == 0) & (shown == v)].sum()
+    return out.reshape(h, w, 10)
 
 
 def random_view(rng, h, w, density, reveal, known, max_hidden=None):

@@ -12,17 +12,19 @@ from fastsweep.inference import ApproximationWarning
 from fastsweep.kernels import layout as kl
 from fastsweep.kernels import game as kg
 from fastsweep.runner import play_chunk
-from naive import brute_force_view, random_view
+from naive import brute_force_outcomes, brute_force_view, random_view
 
 
 def check_view(view, mines, prior=0.5):
     """Both counting methods (path DP, tree DP) against the oracle."""
-    s0, m0, p0 = brute_force_view(view, mines, prior)
+    s0, m0, p0, w0 = brute_force_view(view, mines, prior, log_weight=True)
     for method in ("path", "tree"):
         s1, m1 = fastsweep.deduce(view, mines, method=method)
-        p1 = fastsweep.mine_probabilities(view, mines, prior, method=method)
+        p1, info = fastsweep.mine_probabilities(view, mines, prior, method=method, info=True)
         assert (s1 == s0).all() and (m1 == m0).all(), (view, mines, method)
         assert np.abs(p1 - p0).max() < 1e-12, (view, mines, prior, method, p0, p1)
+        assert abs(info["log_weight"] - w0) < 1e-9 * max(1.0, abs(w0)), (view, mines, prior,
+                                                                          method, w0, info)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -49,6 +51,36 @@ def test_extreme_priors_match_oracle(prior):
         with warnings.catch_warnings():
             warnings.simplefilter("error", ApproximationWarning)
             check_view(view, None, prior)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_outcome_probabilities_match_oracle(seed):
+    """What each cell would show: exact against enumeration, rows sum to 1, entry 9 is the
+    mine probability; with and without the total, several priors, both methods."""
+    rng = np.random.default_rng(50 + seed)
+    for _ in range(25):
+        h, w = (int(v) for v in rng.integers(1, 6, 2))
+        view, mines = random_view(rng, h, w, rng.uniform(0.1, 0.6), rng.uniform(0.1, 0.9),
+                                  rng.uniform(0.0, 0.5), max_hidden=11)
+        prior = float(rng.uniform(0.05, 0.95))
+        for m, pr in ((None, 0.5), (None, prior), (mines, 0.5)):
+            want = brute_force_outcomes(view, m, pr)
+            for method in ("path", "tree"):
+                got = fastsweep.outcome_probabilities(view, m, pr, method=method)
+                assert got.shape == view.shape + (10,)
+                assert np.abs(got - want).max() < 1e-9, (view, m, pr, method)
+            hidden = view == -1
+            assert np.allclose(got[hidden].sum(axis=1), 1.0)
+            assert (got[view >= 0] == 0).all() and (got[view == -2, 9] == 1).all()
+            assert np.allclose(got[..., 9][hidden],
+                               fastsweep.mine_probabilities(view, m, pr)[hidden])
+
+
+def test_outcome_probabilities_errors():
+    with pytest.raises(ValueError, match="inconsistent"):
+        fastsweep.outcome_probabilities(np.array([[3, -1]], np.int8))
+    with pytest.raises(ValueError, match="prior"):
+        fastsweep.outcome_probabilities(np.array([[1, -1]], np.int8), prior=1.0)
 
 
 def test_special_views_match_oracle():

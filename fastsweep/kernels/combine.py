@@ -31,8 +31,9 @@ HOW_APPROX = 1  # not counted: too large for the budget (heuristic probabilities
 HOW_TREE = 2  # the tree DP (count_tree.py)
 
 #: Per component i: cells (clen), fewest / most mines (kmin, kmax), how it was counted
-#: (HOW_*), and its weight / feasibility by mine count k at ``woff[i] + k``.
-Comps = namedtuple("Comps", "clen kmin kmax how woff wv wx")
+#: (HOW_*), its weight / feasibility by mine count k at ``woff[i] + k`` and the log of
+#: the scale of those weights (lsc: true weight = wv x exp(lsc), tilt included).
+Comps = namedtuple("Comps", "clen kmin kmax how woff wv wx lsc")
 
 #: The forward passes' storage: the path DP's pool, the tree DP's pool and plan.
 Counted = namedtuple("Counted", "pool tp plan")
@@ -58,11 +59,13 @@ def _lnbinom(n, k):
 def combine_total(fr, cm, cd, x, bprob, u, mleft, srange):
     """Box probabilities and deductions of every component, and those of the ``u``
     unconstrained cells, given ``mleft`` mines left; ``srange`` = (fewest, most) frontier
-    mines. Returns (status, approximated, pu, uded): ``approximated`` counts components
-    whose weights underflowed in their backward pass (estimated instead)."""
+    mines. Returns (status, approximated, pu, uded, log weight): ``approximated`` counts
+    components whose weights underflowed in their backward pass (estimated instead); the
+    log of the number of layouts, less the components' own log scales (``cm.lsc``)."""
     smin, smax = srange
     ncomp = fr.ncomp
-    clen, kmin, kmax, how, woff, wv, wx = cm
+    clen, kmin, kmax, how, woff, wv, wx, _ = cm
+    plsc = 0.0  # log of the prefix convolutions' rescaling
     approx = 0
     # with the mine total: prefix convolutions P_i of components 0..i-1, stored only on
     # their support [plo_i, phi_i] (sums of the supports): memory grows with the sum of
@@ -99,6 +102,7 @@ def combine_total(fr, cm, cd, x, bprob, u, mleft, srange):
             inv = 1.0 / mx
             for a in range(plo[i + 1], phi[i + 1] + 1):
                 pv[a1 + a] *= inv
+            plsc += math.log(mx)
     t0 = poff[ncomp] - plo[ncomp]
     # global factor g(K) = C(U, M_left - K) / x^K, in log space, for K frontier mines
     g = np.zeros(ltot + 1, np.float64)
@@ -113,7 +117,7 @@ def combine_total(fr, cm, cd, x, bprob, u, mleft, srange):
             if px[t0 + kk] and g[kk] > lmax:
                 lmax = g[kk]
     if lmax == -np.inf:
-        return ST_TOTAL, 0, 0.0, 0
+        return ST_TOTAL, 0, 0.0, 0, np.nan
     for kk in range(smin, smax + 1):
         g[kk] = math.exp(g[kk] - lmax) if gx[kk] else 0.0
     # unconstrained cells
@@ -156,7 +160,7 @@ def combine_total(fr, cm, cd, x, bprob, u, mleft, srange):
                 Gx[k] = sx
             code = backward_any(fr, i, cm, cd, x, (G, Gx, True), bprob)
             if code == 1:
-                return ST_TOTAL, approx, 0.0, 0
+                return ST_TOTAL, approx, 0.0, 0, np.nan
             if code == 2:
                 approx += 1
                 heuristic(fr, i, bprob)
@@ -176,4 +180,4 @@ def combine_total(fr, cm, cd, x, bprob, u, mleft, srange):
             inv = 1.0 / mx
             for j in range(plo[i], phi[i] + 1):
                 R[j] *= inv
-    return ST_OK, approx, pu, uded
+    return ST_OK, approx, pu, uded, math.log(z) + lmax + plsc

@@ -55,8 +55,10 @@ METHOD_TREE = 2
 #: Result of :func:`analyse_frontier`: status (ST_*), components approximated, box
 #: probabilities, the unconstrained cells' probability and deduction (0/1 safe/2 mine),
 #: the range [smin, smax] of frontier mine totals, the unconstrained cells u and the
-#: mines left (-1 unknown).
-Analysis = namedtuple("Analysis", "status approx bprob pu uded smin smax u mleft")
+#: mines left (-1 unknown), and the log of the total weight of the layouts that agree
+#: (with the total: their number; without: their probability under the prior; NaN when
+#: a component was approximated).
+Analysis = namedtuple("Analysis", "status approx bprob pu uded smin smax u mleft logw")
 
 
 @njit(cache=True)
@@ -74,12 +76,13 @@ def total_free(smin, smax, u, mleft):
 def analyse(S, mine_count, prior, budget, want_prob, method=0):
     """Complete deduction and exact mine probabilities for the position in ``S``.
 
-    Returns (status, approx, box, nbox, bprob, pu, uded):
+    Returns (status, approx, box, nbox, bprob, pu, uded, logw):
     status ST_OK / ST_CLUES / ST_TOTAL; approx = components approximated (0: exact);
     box = the box table (CB_DED: 0 undetermined, 1 safe, 2 mine; cells in CB_C..);
     bprob[b] = mine probability of each cell of box b; pu = mine probability of an
     unconstrained hidden cell; uded = 0/1/2 deduction for the unconstrained cells.
-    ``S[c, F_AUX]`` is the box of hidden cell c, -1 if unconstrained.
+    ``S[c, F_AUX]`` is the box of hidden cell c, -1 if unconstrained. logw: the log of
+    the total weight (see :data:`Analysis`; NaN when only deduction was asked for).
 
     With ``want_prob`` False (deduction only) and the mine total known, the cheaper count
     without the total runs first; when :func:`total_free` holds, that deduction is
@@ -92,9 +95,9 @@ def analyse(S, mine_count, prior, budget, want_prob, method=0):
     if mine_count and not want_prob:
         a = analyse_frontier(S, fr, False, 0.5, budget, none, method)
         if a.status != ST_OK or a.approx > 0 or total_free(a.smin, a.smax, a.u, a.mleft):
-            return a.status, a.approx, fr.box, fr.nbox, a.bprob, a.pu, 0
+            return a.status, a.approx, fr.box, fr.nbox, a.bprob, a.pu, 0, np.nan
     a = analyse_frontier(S, fr, mine_count, prior, budget, none, method)
-    return a.status, a.approx, fr.box, fr.nbox, a.bprob, a.pu, a.uded
+    return a.status, a.approx, fr.box, fr.nbox, a.bprob, a.pu, a.uded, a.logw
 
 
 @njit(cache=True)
@@ -123,7 +126,7 @@ def analyse_frontier(S, fr, bym, prior, budget, cinfo, method=0):
     bprob = np.empty(max(fr.nbox, 1), np.float64)
     status, approx, cd, cm = _count_components(fr, x, by_mines, budget, method)
     if status != ST_OK:
-        return Analysis(status, approx, bprob, 0.0, 0, 0, 0, u, mleft)
+        return Analysis(status, approx, bprob, 0.0, 0, 0, 0, u, mleft, np.nan)
     smin, smax = _component_weights(fr, cm, cd, by_mines, bprob)
     if cinfo.shape[0] > 0:
         for i in range(fr.ncomp):
@@ -131,12 +134,41 @@ def analyse_frontier(S, fr, bym, prior, budget, cinfo, method=0):
             cinfo[i, 1] = cm.kmax[i]
             cinfo[i, 2] = cm.how[i] == HOW_APPROX
     if bym:
-        status, more, pu, uded = combine_total(fr, cm, cd, x, bprob, u, mleft, (smin, smax))
+        status, more, pu, uded, logw = combine_total(fr, cm, cd, x, bprob, u, mleft,
+                                                     (smin, smax))
     else:
         status, more = _marginals_free(fr, cm, cd, (x, lodds, by_mines), bprob, cinfo)
         pu = prior
         uded = 0
-    return Analysis(status, approx + more, bprob, pu, uded, smin, smax, u, mleft)
+        logw = _log_weight_free(cm, lodds, by_mines) + fc * math.log1p(-prior)
+    for i in range(fr.ncomp):
+        logw += cm.lsc[i]
+    if approx + more > 0:
+        logw = np.nan
+    return Analysis(status, approx + more, bprob, pu, uded, smin, smax, u, mleft, logw)
+
+
+@njit(cache=True)
+def _log_weight_free(cm, lodds, by_mines):
+    """Without the total: the log of the components' summed weights (less their log
+    scales and the (1 - prior)^cells factor): the tilt x^k is the prior's odds^k, or, for
+    components counted by mine count, odds^k is applied here."""
+    lw = 0.0
+    for i in range(cm.woff.shape[0] - 1):
+        wo = cm.woff[i]
+        if not by_mines:
+            lw += math.log(cm.wv[wo]) if cm.wv[wo] > 0.0 else -np.inf
+            continue
+        top = -np.inf
+        for k in range(cm.kmin[i], cm.kmax[i] + 1):
+            if cm.wx[wo + k]:
+                top = max(top, k * lodds)
+        z = 0.0
+        for k in range(cm.kmin[i], cm.kmax[i] + 1):
+            if cm.wx[wo + k]:
+                z += cm.wv[wo + k] * math.exp(k * lodds - top)
+        lw += top + math.log(z)
+    return lw
 
 
 @njit(cache=True)
@@ -184,7 +216,7 @@ def _count_components(fr, x, bym, budget, method):
                 if st == 2:  # the states it made are dropped
                     after.lay[li] = pool.top
                     after.lay[li + nb + 1] = pool.top
-                    pool = Pool(after.PI, after.PF, after.tab, after.lay, pool.top)
+                    pool = Pool(after.PI, after.PF, after.tab, after.lay, pool.top, pool.lsc)
                 else:
                     pool = after
                 how[i] = HOW_PATH
@@ -211,7 +243,8 @@ def _tree_first(width, method):
 def _comps(clen, how, woff):
     nc = clen.shape[0]
     return Comps(clen, np.zeros(nc, np.int64), np.zeros(nc, np.int64), how, woff,
-                 np.zeros(woff[-1], np.float64), np.zeros(woff[-1], np.uint8))
+                 np.zeros(woff[-1], np.float64), np.zeros(woff[-1], np.uint8),
+                 np.zeros(nc, np.float64))
 
 
 @njit(cache=True)
@@ -241,6 +274,7 @@ def _component_weights(fr, cm, cd, bym, bprob):
             cm.kmin[i] = cm.clen[i]
             cm.kmax[i] = 0
             r0, r1 = root_states(cd.tp, cd.plan, i)
+            cm.lsc[i] = cd.tp.tls[cd.plan.crange[i, 3]]
             for e in range(r0, r1):
                 for j in range(TI[e, T_LEN]):
                     o = TI[e, T_OFF] + j
@@ -253,6 +287,7 @@ def _component_weights(fr, cm, cd, bym, bprob):
         else:
             cm.kmin[i] = cm.clen[i]
             cm.kmax[i] = 0
+            cm.lsc[i] = cd.pool.lsc[i]
             for e in range(cd.pool.lay[li + nb], cd.pool.lay[li + nb + 1]):
                 kc = PI[e, P_KC]
                 cm.wv[wo + kc] += PF[e, Q_F]
@@ -304,12 +339,12 @@ def _marginals_free(fr, cm, cd, tilt, bprob, cinfo):
 def cell_results(S, mine_count, prior, budget, want_prob, prob, ded, method=0):
     """Per-cell results of :func:`analyse` for the public API: ``prob`` (float64 N) and
     ``ded`` (int8 N: 0 undetermined or not hidden, 1 safe, 2 mine). Returns
-    (status, approx)."""
+    (status, approx, log of the total weight)."""
     n = ncells(S)
-    status, approx, box, nbox, bprob, pu, uded = analyse(S, mine_count, prior, budget,
-                                                       want_prob, method)
+    status, approx, box, nbox, bprob, pu, uded, logw = analyse(S, mine_count, prior, budget,
+                                                             want_prob, method)
     if status != ST_OK:
-        return status, approx
+        return status, approx, logw
     for c in range(n):
         st = cell_status(S, c)
         ded[c] = 0
@@ -328,4 +363,4 @@ def cell_results(S, mine_count, prior, budget, want_prob, prob, ded, method=0):
             prob[c] = 0.0
         elif ded[c] == 2:
             prob[c] = 1.0
-    return status, approx
+    return status, approx, logw

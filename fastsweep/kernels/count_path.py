@@ -43,8 +43,9 @@ Q_F = 0  # forward weight
 Q_B = 1  # backward (completion) weight
 
 #: The DP's storage: states (PI int64, PF float64), the hash table of the layer being
-#: built (tab), each component's layer starts (lay) and the first free state (top).
-Pool = namedtuple("Pool", "PI PF tab lay top")
+#: built (tab), each component's layer starts (lay), the first free state (top) and each
+#: component's log scale (lsc: its true weights are the stored ones times exp(lsc)).
+Pool = namedtuple("Pool", "PI PF tab lay top lsc")
 
 _BINOM = np.zeros((9, 9), np.float64)
 for _s in range(9):
@@ -56,7 +57,8 @@ for _s in range(9):
 def new_pool(nbox, ncomp):
     """An empty pool for a frontier of ``nbox`` boxes in ``ncomp`` components."""
     return Pool(np.empty((1024, P_LEN), np.int64), np.empty((1024, 2), np.float64),
-                np.zeros((256, 2), np.int64), np.empty(nbox + ncomp + 2, np.int64), 0)
+                np.zeros((256, 2), np.int64), np.empty(nbox + ncomp + 2, np.int64), 0,
+                np.zeros(max(ncomp, 1), np.float64))
 
 
 @njit(cache=True)
@@ -96,7 +98,8 @@ def forward(fr, i, x, bym, budget, pool):
     box = fr.box
     order = fr.order
     b0, nb, li = span(fr, i)
-    PI, PF, tab, lay, top = pool
+    PI, PF, tab, lay, top, lsc = pool
+    lsc[i] = 0.0
     wt = np.empty(9, np.float64)
     e0 = top
     if top + 1 > PI.shape[0]:
@@ -204,9 +207,9 @@ def forward(fr, i, x, bym, budget, pool):
                 PI[e, P_SUCC + m] = idx
         lay[li + t + 1] = le
         if top == le:
-            return Pool(PI, PF, tab, lay, top), 1
+            return Pool(PI, PF, tab, lay, top, lsc), 1
         if top - e0 > budget:
-            return Pool(PI, PF, tab, lay, top), 2
+            return Pool(PI, PF, tab, lay, top, lsc), 2
         fmax = 0.0
         for j in range(le, top):
             if PF[j, Q_F] > fmax:
@@ -215,8 +218,9 @@ def forward(fr, i, x, bym, budget, pool):
             inv = 1.0 / fmax
             for j in range(le, top):
                 PF[j, Q_F] *= inv
+            lsc[i] += math.log(fmax)
     lay[li + nb + 1] = top
-    return Pool(PI, PF, tab, lay, top), 0
+    return Pool(PI, PF, tab, lay, top, lsc), 0
 
 
 @njit(cache=True)
@@ -229,7 +233,7 @@ def backward(fr, i, x, pool, G, Gex, bprob):
     box = fr.box
     order = fr.order
     b0, nb, li = span(fr, i)
-    PI, PF, tab, lay, top = pool
+    PI, PF, tab, lay, top, lsc = pool
     wt = np.empty(9, np.float64)
     for e in range(lay[li + nb], lay[li + nb + 1]):
         kc = PI[e, P_KC]

@@ -7,6 +7,8 @@ clues, so each state of ``a`` meets only its matching run of ``b``. The compatib
 are kept (``TreePool.pairs``): the coefficient vectors are convolved along them, and the
 backward pass walks the same list to hand outside weights and alive flags back.
 """
+import math
+
 import numpy as np
 from numba import njit
 
@@ -155,7 +157,7 @@ def join(fr, tp, ab, o, bym, limits):
             pairs[q, 2] = eo
             q += 1
     tp = TreePool(tp.TI, tp.PV, tp.PB, tp.PX, tp.tab, tp.top, tp.ptop, tp.trange, tp.tclue,
-                  tp.ntc, tp.tin, pairs, q, tp.qrange)
+                  tp.ntc, tp.tin, pairs, q, tp.qrange, tp.tls)
     tp.trange[o, 1] = tp.top
     tp.qrange[o, 1] = q
     if tp.top == tp.trange[o, 0]:
@@ -189,10 +191,12 @@ def join(fr, tp, ab, o, bym, limits):
     fmax = 0.0
     for j in range(TI[tp.trange[o, 0], T_OFF], tp.ptop):
         fmax = max(fmax, PV[j])
+    tp.tls[o] = tp.tls[a] + tp.tls[b]
     if fmax > 0.0:
         inv = 1.0 / fmax
         for j in range(TI[tp.trange[o, 0], T_OFF], tp.ptop):
             PV[j] *= inv
+        tp.tls[o] += math.log(fmax)
     return tp, 0, work
 
 

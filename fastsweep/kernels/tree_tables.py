@@ -34,9 +34,10 @@ MAX_CLOSE = 16  # clues closed by one join (one word)
 #: (tab, entries are state + 1) and the first free state (top); per table its first and
 #: last state (trange), its open clues (tclue, ntc) with their cells inside (tin); the
 #: compatible pairs of every join (pairs: rows a-state, b-state, result; ``qtop`` the
-#: first free) and each table's first and last pair (qrange, for join results).
+#: first free) and each table's first and last pair (qrange, for join results); each
+#: table's log scale (tls: its true weights are the stored ones times exp(tls)).
 TreePool = namedtuple(
-    "TreePool", "TI PV PB PX tab top ptop trange tclue ntc tin pairs qtop qrange")
+    "TreePool", "TI PV PB PX tab top ptop trange tclue ntc tin pairs qtop qrange tls")
 
 
 @njit(cache=True)
@@ -47,7 +48,7 @@ def new_tree_pool(ntables):
                     np.zeros(2 * cap, np.int64), 0, 0, np.zeros((ntables, 2), np.int64),
                     np.zeros((ntables, MAX_OPEN), np.int32), np.zeros(ntables, np.int32),
                     np.zeros((ntables, MAX_OPEN), np.int32), np.empty((cap, 3), np.int64),
-                    0, np.zeros((ntables, 2), np.int64))
+                    0, np.zeros((ntables, 2), np.int64), np.zeros(ntables, np.float64))
 
 
 @njit(cache=True, inline="always")
@@ -112,7 +113,7 @@ def _state(tp, t, k0, k1, lo, hi):
     else:
         tab[h] = j + 1
     return TreePool(TI, tp.PV, tp.PB, tp.PX, tab, top, tp.ptop, tp.trange, tp.tclue, tp.ntc,
-                    tp.tin, tp.pairs, tp.qtop, tp.qrange), j
+                    tp.tin, tp.pairs, tp.qtop, tp.qrange, tp.tls), j
 
 
 @njit(cache=True)
@@ -139,7 +140,7 @@ def _coefficients(tp, e0, e1, bym):
             PX[j] = 0
         off += ln
     return TreePool(TI, PV, PB, PX, tp.tab, tp.top, off, tp.trange, tp.tclue, tp.ntc, tp.tin,
-                    tp.pairs, tp.qtop, tp.qrange)
+                    tp.pairs, tp.qtop, tp.qrange, tp.tls)
 
 
 @njit(cache=True, inline="always")
@@ -180,6 +181,7 @@ def leaf(fr, tp, t, b, x, bym):
             tp.tin[t, nt] = s
             nt += 1
     tp.ntc[t] = nt
+    tp.tls[t] = 0.0
     e0 = tp.top
     tp.trange[t, 0] = e0
     for m in range(mlo, mhi + 1):

@@ -1,0 +1,63 @@
+"""What-if questions on a copy of the knowledge: the distribution of a cell's clue.
+
+For a hidden cell x and a value v, P(x is safe and shows v) is the total weight of the
+layouts that agree with the position *and* with "x shows v", over the total weight of
+those that agree with the position. Both are analyses' ``logw`` (count.py), so the
+distribution is exact: observe v at x on the knowledge (actions.observe), analyse,
+restore the knowledge. Without the mine total, the hypothetical position has one hidden
+cell less, whose prior weight (1 - prior) of being safe is put back here.
+
+Cost: one analysis per (cell, possible value), on the whole frontier (the components x
+does not touch are re-counted too; reusing them is future work).
+"""
+import math
+
+import numpy as np
+from numba import njit
+
+from .actions import observe, restore_knowledge, save_knowledge
+from .count import ST_OK, analyse, cell_results
+from .env import nb_hidden, nb_mines, ncells
+from .env import status as cell_status
+from .layout import C_P, HIDDEN, K, REVEALED
+
+OUT_MINE = 9  # column of "the cell is a mine"; columns 0..8: safe and shows that clue
+
+
+@njit(cache=True)
+def outcome_table(S, mine_count, prior, budget, method, out):
+    """Fill ``out`` (float64 (N, 10)): for a hidden cell c, ``out[c, v]`` = P(c is safe and
+    shows v) for v = 0..8 and ``out[c, 9]`` = P(c is a mine); a known mine has
+    ``out[c, 9] = 1``, a revealed cell zeros. Returns (status, approximated analyses):
+    status as ``count.analyse`` for the position itself."""
+    n = ncells(S)
+    prob = np.zeros(n, np.float64)
+    ded = np.zeros(n, np.int8)
+    status, approx, logw = cell_results(S, mine_count, prior, budget, True, prob, ded, method)
+    out[:] = 0.0
+    if status != ST_OK:
+        return status, approx
+    buf = np.empty(K + S[n, C_P], np.int32)  # see layout.knowledge_ints
+    safe_factor = 0.0 if mine_count else math.log1p(-prior)
+    for c in range(n):
+        st = cell_status(S, c)
+        if st == REVEALED:
+            continue
+        if st != HIDDEN:
+            out[c, OUT_MINE] = 1.0
+            continue
+        out[c, OUT_MINE] = prob[c]
+        if ded[c] == 2:
+            continue
+        km = nb_mines(S, c)
+        hn = nb_hidden(S, c)
+        for v in range(km, min(km + hn, 8) + 1):
+            save_knowledge(S, buf)
+            observe(S, c, v)
+            res = analyse(S, mine_count, prior, budget, True, method)
+            restore_knowledge(S, buf)
+            if res[1] > 0:
+                approx += res[1]
+            if res[0] == ST_OK:
+                out[c, v] = math.exp(res[7] - logw + safe_factor)
+    return status, approx
