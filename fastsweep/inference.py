@@ -99,19 +99,60 @@ def _raise_status(status, mines, approx, stacklevel):
                       ApproximationWarning, stacklevel=stacklevel + 1)
 
 
-def _analyse(view, mines, prior, budget, want_prob, method="auto"):
+def _soft(view, likelihood):
+    """(view for the kernels, soft rows (N, 9) or (0, 9)) from a ``likelihood`` argument."""
+    if likelihood is None:
+        return view, np.zeros((0, 9), np.float64)
+    if not isinstance(view, np.ndarray) or view.ndim != 2:
+        return view, None  # _state reports the view's problem
+    L = np.asarray(likelihood, dtype=np.float64)
+    if L.shape != view.shape + (9,):
+        raise ValueError(f"likelihood: expected shape {view.shape + (9,)} (a row of 9 "
+                         f"values per cell, NaN for a hard clue), got {L.shape}")
+    nan = np.isnan(L)
+    soft = ~nan.all(axis=2)
+    bad = (nan.any(axis=2) & soft) | (soft & (~np.isfinite(L) | (L < 0)).any(axis=2))
+    if bad.any():
+        r, c = np.argwhere(bad)[0]
+        raise ValueError(f"likelihood: the row at ({r},{c}) must be 9 finite numbers >= 0 "
+                         "or all NaN (a hard clue)")
+    off = soft & (np.asarray(view) < 0)
+    if off.any():
+        r, c = np.argwhere(off)[0]
+        raise ValueError(f"likelihood: ({r},{c}) is not a revealed cell; only a revealed "
+                         "clue can be soft")
+    zero = soft & (L.sum(axis=2) == 0)
+    if zero.any():
+        r, c = np.argwhere(zero)[0]
+        raise ValueError(f"likelihood: the row at ({r},{c}) is all zeros: no count explains "
+                         "the value shown")
+    # a soft clue's shown value is not a constraint: give the kernels a consistent one
+    # (its known-mine neighbours) so the view's checks apply to the hard clues only
+    known = np.pad(np.asarray(view) == -2, 1).astype(np.int8)
+    h, w = view.shape
+    around = sum(known[1 + dr:h + 1 + dr, 1 + dc:w + 1 + dc]
+                 for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
+    view = np.where(soft, around, view).astype(np.int8)
+    rows = np.full((h * w, 9), np.nan)
+    rows[soft.ravel()] = L.reshape(h * w, 9)[soft.ravel()]
+    return view, rows
+
+
+def _analyse(view, mines, prior, budget, want_prob, method="auto", likelihood=None):
     _check_args(prior, budget, method)
+    view, soft = _soft(view, likelihood)
     S = _state(view, mines)
     n = int(ke.ncells(S))
     prob = np.zeros(n, np.float64)
     ded = np.zeros(n, np.int8)
-    status, approx, logw = kc.cell_results(S, mines is not None, float(prior), int(budget), want_prob,
-                                     prob, ded, _METHODS[method])
+    q = kc.Query(mines is not None, float(prior), int(budget), want_prob, _METHODS[method],
+                 soft)
+    status, approx, logw = kc.cell_results(S, q, prob, ded)
     _raise_status(status, mines, approx, stacklevel=3)
     return prob.reshape(view.shape), ded.reshape(view.shape), int(approx), float(logw)
 
 
-def deduce(view, mines=None, *, budget=0, info=False, method="auto"):
+def deduce(view, mines=None, *, budget=0, info=False, method="auto", likelihood=None):
     """Complete deduction: which hidden cells are certainly safe / certainly mines.
 
     Parameters
@@ -132,6 +173,11 @@ def deduce(view, mines=None, *, budget=0, info=False, method="auto"):
         when few clues are open at once), on a tree decomposition (when the frontier
         branches), or "auto": the path when at most 12 clues are ever open, else the
         tree, each falling back to the other when over budget. The results are the same.
+    likelihood : float array (H, W, 9), optional
+        Soft clues: the row of a revealed cell gives L(shown | t), how likely the value
+        it shows is if t = 0..8 of its neighbours are mines (known mines included); a row
+        of NaN keeps that clue hard ("exactly the value shown"). A layout then weighs
+        the product of its soft clues' likelihoods; soft clues are counted on the tree.
 
     Returns
     -------
@@ -153,12 +199,13 @@ def deduce(view, mines=None, *, budget=0, info=False, method="auto"):
     >>> safe.astype(int).tolist()
     [[0, 0, 1], [0, 0, 1]]
     """
-    _, ded, approx, _ = _analyse(view, mines, 0.5, budget, False, method)
+    _, ded, approx, _ = _analyse(view, mines, 0.5, budget, False, method, likelihood)
     res = (ded == 1, ded == 2)
     return res + ({"approx_steps": approx},) if info else res
 
 
-def mine_probabilities(view, mines=None, prior=0.5, *, budget=0, info=False, method="auto"):
+def mine_probabilities(view, mines=None, prior=0.5, *, budget=0, info=False, method="auto",
+                       likelihood=None):
     """Exact probability that each cell holds a mine, given the view.
 
     With ``mines`` every layout of exactly that many mines that agrees with the view is
@@ -181,11 +228,12 @@ def mine_probabilities(view, mines=None, prior=0.5, *, budget=0, info=False, met
     >>> fastsweep.mine_probabilities(view, mines=1).round(3).tolist()
     [[0.0, 0.333], [0.333, 0.333]]
     """
-    prob, _, approx, logw = _analyse(view, mines, prior, budget, True, method)
+    prob, _, approx, logw = _analyse(view, mines, prior, budget, True, method, likelihood)
     return (prob, {"approx_steps": approx, "log_weight": logw}) if info else prob
 
 
-def outcome_probabilities(view, mines=None, prior=0.5, *, budget=0, method="auto"):
+def outcome_probabilities(view, mines=None, prior=0.5, *, budget=0, method="auto",
+                          likelihood=None):
     """The distribution of what each cell would show if revealed.
 
     Returns a float64 (H, W, 10) array: for a hidden cell, entries 0..8 are the
@@ -206,10 +254,12 @@ def outcome_probabilities(view, mines=None, prior=0.5, *, budget=0, method="auto
     [0.0, 0.667, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.333]
     """
     _check_args(prior, budget, method)
+    shape = np.shape(view)
+    view, soft = _soft(view, likelihood)
     S = _state(view, mines)
     n = int(ke.ncells(S))
     out = np.zeros((n, 10), np.float64)
-    status, approx = kw.outcome_table(S, mines is not None, float(prior), int(budget),
-                                      _METHODS[method], out)
+    q = kc.Query(mines is not None, float(prior), int(budget), True, _METHODS[method], soft)
+    status, approx = kw.outcome_table(S, q, out)
     _raise_status(status, mines, approx, stacklevel=2)
-    return out.reshape(view.shape + (10,))
+    return out.reshape(shape + (10,))

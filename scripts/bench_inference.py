@@ -104,7 +104,7 @@ def bench_views(rows, name, views, mines, reps, ms_mode):
 
         def kernel():
             S2 = S.copy()
-            kc.cell_results(S2, True, 0.5, 0, True, prob, ded)
+            kc.cell_results(S2, kc.query(True, 0.5, 0, True), prob, ded)
         kern.append(median_time(kernel, reps))
         if ms_toollib is None:
             notes.add("ms-toollib not installed")

@@ -163,43 +163,64 @@ def basic_agent(h, w, mine, order, first, classic=False, mine_count=False):
 
 # --- brute-force oracle for complete deduction and probabilities ---
 
-def brute_force_view(view, mines=None, prior=0.5, log_weight=False):
-    """(safe, mine, prob) of a view by enumerating every assignment of its hidden cells.
-
-    ``view`` as in fastsweep.deduce (-1 hidden, -2 known mine, 0..8 clue). With
-    ``mines`` every consistent layout of that total counts once; without, a layout with
-    k mines among the H hidden cells weighs prior^k (1-prior)^(H-k). Raises ValueError
-    when no layout agrees. Meant for H <= ~20 hidden cells. With ``log_weight`` also the
-    log of the total weight: of the number of layouts (with ``mines``), else of their
-    summed prior probability.
-    """
+def _layouts(view, mines, prior, likelihood):
+    """Every assignment of the view's hidden cells: (hid, col, bits, wts, ok, logw) with
+    ``wts`` the layouts' weights normalized by the largest (0 where a hard clue or the
+    total disagrees or a soft clue's likelihood is 0) and ``logw`` the log of their sum
+    (NaN when none agrees). Soft clues (``likelihood[r, c]`` not NaN) weigh a layout by
+    L(t) for t mined neighbours, known mines included."""
     view = np.asarray(view)
     h, w = view.shape
     flat = view.ravel().astype(int)
     hid = [i for i in range(h * w) if flat[i] == -1]
-    clues = [i for i in range(h * w) if flat[i] >= 0]
-    known = int((flat == -2).sum())
-    nh = len(hid)
     col = {c: j for j, c in enumerate(hid)}
+    nh = len(hid)
     bits = ((np.arange(2 ** nh)[:, None] >> np.arange(nh)[None, :]) & 1).astype(np.int16)
     ok = np.ones(2 ** nh, bool)
-    for c in clues:
-        need = flat[c] - sum(1 for d in neighbours(h, w, c) if flat[d] == -2)
+    k = bits.sum(axis=1)
+    if mines is not None:
+        ok &= k + int((flat == -2).sum()) == mines
+        lw = np.zeros(2 ** nh)
+    else:  # in log space: exact ratios for any prior in (0, 1)
+        lw = k * np.log(prior) + (nh - k) * np.log1p(-prior)
+    for c in range(h * w):
+        if flat[c] < 0:
+            continue
+        known = sum(1 for d in neighbours(h, w, c) if flat[d] == -2)
         idx = [col[d] for d in neighbours(h, w, c) if flat[d] == -1]
         got = bits[:, idx].sum(axis=1) if idx else np.zeros(2 ** nh, np.int16)
-        ok &= got == need
-    k = bits.sum(axis=1)
-    top = 0.0
-    if mines is not None:
-        ok &= k + known == mines
-        wts = ok.astype(float)
-    else:
-        # in log space, normalized by the largest: exact ratios for any prior in (0, 1)
-        lw = k * np.log(prior) + (nh - k) * np.log1p(-prior)
-        top = lw[ok].max() if ok.any() else 0.0
-        wts = np.zeros(len(ok))
+        row = None if likelihood is None else np.asarray(likelihood)[c // w, c % w]
+        if row is None or np.isnan(row).all():
+            ok &= got == flat[c] - known
+        else:
+            lik = row[np.minimum(got + known, 8)]
+            ok &= (lik > 0) & (got + known <= 8)
+            with np.errstate(divide="ignore"):
+                lw = lw + np.log(lik)
+    wts = np.zeros(2 ** nh)
+    logw = float("nan")
+    if ok.any():
+        top = lw[ok].max()
         wts[ok] = np.exp(lw[ok] - top)
-    logw = float(np.log(wts.sum()) + top) if ok.any() else float("nan")
+        logw = float(np.log(wts.sum()) + top)
+    return hid, col, bits, wts, ok, logw
+
+
+def brute_force_view(view, mines=None, prior=0.5, log_weight=False, likelihood=None):
+    """(safe, mine, prob) of a view by enumerating every assignment of its hidden cells.
+
+    ``view`` as in fastsweep.deduce (-1 hidden, -2 known mine, 0..8 clue). With
+    ``mines`` every consistent layout of that total counts once; without, a layout with
+    k mines among the H hidden cells weighs prior^k (1-prior)^(H-k); soft clues
+    (``likelihood`` as in fastsweep.deduce) multiply in their L(t). Raises ValueError
+    when no layout agrees. Meant for H <= ~20 hidden cells. With ``log_weight`` also the
+    log of the total weight: of the number of layouts (with ``mines``), else of their
+    summed prior probability (times the likelihoods).
+    """
+    view = np.asarray(view)
+    h, w = view.shape
+    flat = view.ravel().astype(int)
+    hid, col, bits, wts, ok, logw = _layouts(view, mines, prior, likelihood)
     if not ok.any():
         raise ValueError("no layout agrees with the view")
     safe = np.zeros(h * w, bool)
@@ -214,33 +235,15 @@ def brute_force_view(view, mines=None, prior=0.5, log_weight=False):
     return res + (logw,) if log_weight else res
 
 
-def brute_force_outcomes(view, mines=None, prior=0.5):
+def brute_force_outcomes(view, mines=None, prior=0.5, likelihood=None):
     """(H, W, 10): for each hidden cell, P(safe and shows v) for v = 0..8 and P(mine) in
     entry 9, by enumerating every layout as :func:`brute_force_view` does; a known mine
     gets entry 9 = 1, a revealed cell zeros."""
     view = np.asarray(view)
     h, w = view.shape
     flat = view.ravel().astype(int)
-    hid = [i for i in range(h * w) if flat[i] == -1]
-    col = {c: j for j, c in enumerate(hid)}
-    nh = len(hid)
-    bits = ((np.arange(2 ** nh)[:, None] >> np.arange(nh)[None, :]) & 1).astype(np.int16)
-    ok = np.ones(2 ** nh, bool)
-    for c in range(h * w):
-        if flat[c] < 0:
-            continue
-        need = flat[c] - sum(1 for d in neighbours(h, w, c) if flat[d] == -2)
-        idx = [col[d] for d in neighbours(h, w, c) if flat[d] == -1]
-        ok &= (bits[:, idx].sum(axis=1) if idx else 0) == need
-    k = bits.sum(axis=1)
-    if mines is not None:
-        ok &= k + int((flat == -2).sum()) == mines
-        wts = ok.astype(float)
-    else:
-        lw = k * np.log(prior) + (nh - k) * np.log1p(-prior)
-        wts = np.zeros(len(ok))
-        wts[ok] = np.exp(lw[ok] - lw[ok].max())
-    wts /= wts.sum()
+    hid, col, bits, wts, ok, _ = _layouts(view, mines, prior, likelihood)
+    wts = wts / wts.sum()
     out = np.zeros((h * w, 10))
     out[flat == -2, 9] = 1.0
     for c in hid:

@@ -76,6 +76,85 @@ def test_outcome_probabilities_match_oracle(seed):
                                fastsweep.mine_probabilities(view, m, pr)[hidden])
 
 
+def _soft_rows(rng, view, frac):
+    """Random likelihood rows (some entries 0) on a fraction of the revealed cells."""
+    L = np.full(view.shape + (9,), np.nan)
+    for r, c in np.argwhere(view >= 0):
+        if rng.random() < frac:
+            row = rng.random(9) * (rng.random(9) < 0.7)
+            row[int(rng.integers(9))] += 0.1  # never all zero
+            L[r, c] = row
+    return L
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_soft_clues_match_oracle(seed):
+    """Likelihood-weighted clues: marginals, deduction, log weight and outcome
+    distributions equal the enumeration's, which weighs each layout by the product of its
+    soft clues' L(t); with and without the total."""
+    rng = np.random.default_rng(70 + seed)
+    for _ in range(30):
+        h, w = (int(v) for v in rng.integers(1, 6, 2))
+        view, mines = random_view(rng, h, w, rng.uniform(0.1, 0.6), rng.uniform(0.2, 0.9),
+                                  rng.uniform(0.0, 0.5), max_hidden=11)
+        L = _soft_rows(rng, view, 0.5)
+        for m, pr in ((None, float(rng.uniform(0.1, 0.9))), (mines, 0.5)):
+            try:
+                s0, m0, p0, w0 = brute_force_view(view, m, pr, log_weight=True, likelihood=L)
+            except ValueError:
+                with pytest.raises(ValueError):
+                    fastsweep.mine_probabilities(view, m, pr, likelihood=L)
+                continue
+            p1, info = fastsweep.mine_probabilities(view, m, pr, likelihood=L, info=True)
+            s1, m1 = fastsweep.deduce(view, m, likelihood=L)
+            assert (s1 == s0).all() and (m1 == m0).all(), (view, m, L)
+            assert np.abs(p1 - p0).max() < 1e-9, (view, m, pr, L, p0, p1)
+            assert abs(info["log_weight"] - w0) < 1e-9 * max(1.0, abs(w0))
+            o1 = fastsweep.outcome_probabilities(view, m, pr, likelihood=L)
+            assert np.abs(o1 - brute_force_outcomes(view, m, pr, likelihood=L)).max() < 1e-9
+
+
+def test_hard_rows_as_soft_change_nothing():
+    """A one-hot likelihood at the shown value is the hard clue (through the tree)."""
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        view, mines = random_view(rng, 5, 6, 0.3, 0.5, 0.3, max_hidden=14)
+        L = np.full(view.shape + (9,), np.nan)
+        for r, c in np.argwhere(view >= 0):
+            known = int((view[max(r - 1, 0):r + 2, max(c - 1, 0):c + 2] == -2).sum())
+            L[r, c] = 0.0
+            L[r, c, view[r, c]] = 1.0
+            assert known <= view[r, c]
+        for m in (None, mines):
+            assert np.allclose(fastsweep.mine_probabilities(view, m, likelihood=L),
+                               fastsweep.mine_probabilities(view, m), atol=1e-12)
+
+
+def test_soft_evidence_errors():
+    view = np.array([[1, -1, -1]], np.int8)
+    L = np.full((1, 3, 9), np.nan)
+    with pytest.raises(ValueError, match="shape"):
+        fastsweep.mine_probabilities(view, likelihood=np.zeros((1, 3, 8)))
+    bad = L.copy()
+    bad[0, 1] = 1.0
+    with pytest.raises(ValueError, match="not a revealed cell"):
+        fastsweep.mine_probabilities(view, likelihood=bad)
+    bad = L.copy()
+    bad[0, 0] = 0.0
+    with pytest.raises(ValueError, match="all zeros"):
+        fastsweep.mine_probabilities(view, likelihood=bad)
+    bad = L.copy()
+    bad[0, 0, :4] = 1.0
+    with pytest.raises(ValueError, match="finite"):
+        fastsweep.mine_probabilities(view, likelihood=bad)
+    # evidence no layout explains (only counts above the neighbours): zero total likelihood
+    bad = L.copy()
+    bad[0, 0] = 0.0
+    bad[0, 0, 5] = 1.0
+    with pytest.raises(ValueError, match="inconsistent"):
+        fastsweep.mine_probabilities(view, likelihood=bad)
+
+
 def test_outcome_probabilities_errors():
     with pytest.raises(ValueError, match="inconsistent"):
         fastsweep.outcome_probabilities(np.array([[3, -1]], np.int8))

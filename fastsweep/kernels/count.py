@@ -34,13 +34,13 @@ from .count_path import P_HI, P_KC, P_LO, Q_F, Pool, forward, heuristic, new_poo
 from .count_tree import forward_tree, new_tree_plan, new_tree_pool, root_states
 from .tree_tables import T_HI, T_LEN, T_LO, T_OFF, X_EXISTS
 from .treedec import clue_order
-from .env import hidden_left, mines_left_known, ncells
+from .env import hidden_left, mines_left_known, nb_hidden, nb_mines, ncells
 from .env import status as cell_status
-from .frontier import CB_DED, CB_SIZE, MAX_SLOTS, frontier, span
+from .frontier import CB_DED, CB_SIZE, CK_COMP, MAX_SLOTS, frontier, is_soft, soften, span
 from .layout import F_AUX, HIDDEN, REVEALED
 
-__all__ = ["ST_OK", "ST_CLUES", "ST_TOTAL", "DEFAULT_BUDGET", "Analysis", "Comps",
-           "analyse", "analyse_frontier", "cell_results", "total_free"]
+__all__ = ["ST_OK", "ST_CLUES", "ST_TOTAL", "DEFAULT_BUDGET", "Analysis", "Comps", "Query",
+           "query", "analyse", "analyse_frontier", "cell_results", "total_free"]
 
 DEFAULT_BUDGET = 1 << 20  # DP states per component
 
@@ -72,8 +72,23 @@ def total_free(smin, smax, u, mleft):
     return smin == mleft and smax == mleft
 
 
+#: What an analysis is asked: use the mine total (the agent's ``C_KMINES``); the prior of
+#: a hidden cell being a mine when the total is not used; the work budget (0: default);
+#: whether probabilities are wanted (else deduction only); the counting method
+#: (METHOD_*); soft clues (float64 (N, 9) likelihood rows, see ``frontier.soften``, or
+#: an empty (0, 9) array).
+Query = namedtuple("Query", "mine_count prior budget want_prob method soft")
+
+
 @njit(cache=True)
-def analyse(S, mine_count, prior, budget, want_prob, method=0):
+def query(mine_count, prior, budget, want_prob):
+    """A :data:`Query` with the default method and hard clues."""
+    return Query(mine_count, prior, budget, want_prob, METHOD_AUTO,
+                 np.zeros((0, 9), np.float64))
+
+
+@njit(cache=True)
+def analyse(S, q):
     """Complete deduction and exact mine probabilities for the position in ``S``.
 
     Returns (status, approx, box, nbox, bprob, pu, uded, logw):
@@ -84,11 +99,19 @@ def analyse(S, mine_count, prior, budget, want_prob, method=0):
     ``S[c, F_AUX]`` is the box of hidden cell c, -1 if unconstrained. logw: the log of
     the total weight (see :data:`Analysis`; NaN when only deduction was asked for).
 
-    With ``want_prob`` False (deduction only) and the mine total known, the cheaper count
-    without the total runs first; when :func:`total_free` holds, that deduction is
-    already complete (``bprob`` and ``pu`` are then not meaningful).
+    ``q`` is a :data:`Query`. With ``want_prob`` False (deduction only) and the mine
+    total known, the cheaper count without the total runs first; when :func:`total_free`
+    holds, that deduction is already complete (``bprob`` and ``pu`` are then not
+    meaningful).
     """
+    mine_count, prior, budget, want_prob, method, soft = q
     fr = frontier(S)
+    lconst = 0.0
+    if soft.shape[0] > 0:
+        fr = soften(fr, S, soft)
+        lconst = _settled_soft(S, soft)
+        if lconst == -np.inf:
+            return ST_CLUES, 0, fr.box, fr.nbox, np.zeros(1), 0.0, 0, np.nan
     if budget <= 0:
         budget = DEFAULT_BUDGET
     none = np.zeros((0, 3), np.int64)
@@ -97,7 +120,20 @@ def analyse(S, mine_count, prior, budget, want_prob, method=0):
         if a.status != ST_OK or a.approx > 0 or total_free(a.smin, a.smax, a.u, a.mleft):
             return a.status, a.approx, fr.box, fr.nbox, a.bprob, a.pu, 0, np.nan
     a = analyse_frontier(S, fr, mine_count, prior, budget, none, method)
-    return a.status, a.approx, fr.box, fr.nbox, a.bprob, a.pu, a.uded, a.logw
+    return a.status, a.approx, fr.box, fr.nbox, a.bprob, a.pu, a.uded, a.logw + lconst
+
+
+@njit(cache=True)
+def _settled_soft(S, soft):
+    """The log of the likelihood of the soft clues with no hidden neighbour left: their
+    count is known (their known-mine neighbours), so they weigh every layout alike (-inf
+    if one of them rules the position out)."""
+    lw = 0.0
+    for c in range(ncells(S)):
+        if soft[c, 0] == soft[c, 0] and cell_status(S, c) == REVEALED \
+                and nb_hidden(S, c) == 0:
+            lw += math.log(soft[c, nb_mines(S, c)]) if soft[c, nb_mines(S, c)] > 0 else -np.inf
+    return lw
 
 
 @njit(cache=True)
@@ -185,9 +221,14 @@ def _count_components(fr, x, bym, budget, method):
     woff = np.zeros(ncomp + 1, np.int64)
     how = np.zeros(nc, np.int8)
     pool = new_pool(fr.nbox, ncomp)
+    # components with a soft clue are counted on the tree (the path DP takes hard ones)
+    soft = np.zeros(nc, np.int8)
+    for k in range(fr.ncon):
+        if is_soft(fr, k):
+            soft[fr.con[k, CK_COMP]] = 1
     ntree = 0
     for i in range(ncomp):
-        if _tree_first(fr.width[i], method):
+        if soft[i] or _tree_first(fr.width[i], method):
             ntree += 1
     # the tree DP's storage only when some component may need it
     tp = new_tree_pool(2 * fr.nbox if ntree > 0 else 0)
@@ -199,8 +240,8 @@ def _count_components(fr, x, bym, budget, method):
         for t in range(nb):
             clen[i] += fr.box[fr.order[b0 + t], CB_SIZE]
         woff[i + 1] = woff[i] + clen[i] + 1
-        tree_first = _tree_first(fr.width[i], method)
-        tries = 1 if method != METHOD_AUTO or fr.width[i] > MAX_SLOTS else 2
+        tree_first = soft[i] == 1 or _tree_first(fr.width[i], method)
+        tries = 1 if method != METHOD_AUTO or fr.width[i] > MAX_SLOTS or soft[i] else 2
         st = 2
         for attempt in range(tries):
             if tree_first == (attempt == 0):
@@ -336,13 +377,13 @@ def _marginals_free(fr, cm, cd, tilt, bprob, cinfo):
 
 
 @njit(cache=True)
-def cell_results(S, mine_count, prior, budget, want_prob, prob, ded, method=0):
-    """Per-cell results of :func:`analyse` for the public API: ``prob`` (float64 N) and
+def cell_results(S, q, prob, ded):
+    """Per-cell results of :func:`analyse` (query ``q``) for the public API: ``prob``
+    (float64 N) and
     ``ded`` (int8 N: 0 undetermined or not hidden, 1 safe, 2 mine). Returns
     (status, approx, log of the total weight)."""
     n = ncells(S)
-    status, approx, box, nbox, bprob, pu, uded, logw = analyse(S, mine_count, prior, budget,
-                                                             want_prob, method)
+    status, approx, box, nbox, bprob, pu, uded, logw = analyse(S, q)
     if status != ST_OK:
         return status, approx, logw
     for c in range(n):

@@ -172,7 +172,7 @@ def backward_tree(fr, i, tp, plan, G, Gex, bym, bprob):
                 PX[o] |= X_ALIVE
     s0 = plan.crange[i, 1]
     for s in range(s0 + plan.crange[i, 2] - 1, s0 - 1, -1):
-        join_back(tp, plan.steps[s, 0], plan.steps[s, 1], plan.steps[s, 2], bym)
+        join_back(tp, (plan.steps[s, 0], plan.steps[s, 1]), plan.steps[s, 2], bym)
     code = 0
     t0 = plan.crange[i, 0]
     for t in range(t0, t0 + plan.crange[i, 2] + 1):

@@ -19,7 +19,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .env import mines_left, ncells, status, w_hidden, w_status, word
+from .env import mines_left, nb_mines, ncells, status, w_hidden, w_status, word
 from .layout import F_AUX, F_NBR, F_NNB, HIDDEN, REVEALED
 
 
@@ -265,8 +265,10 @@ def order_components(con, box, ncon, nbox):
 
 
 #: A position's frontier: the constraint and box tables and the components in DP order
-#: (see :func:`build_frontier` and :func:`order_components`).
-Frontier = namedtuple("Frontier", "con box ncon nbox order cstart ncomp width")
+#: (see :func:`build_frontier` and :func:`order_components`); ``lik`` (float64
+#: (ncon, 9), or (0, 9) when every clue is hard) holds soft clues' likelihoods by the
+#: mines among their hidden neighbours (NaN in column 0: a hard clue), see :func:`soften`.
+Frontier = namedtuple("Frontier", "con box ncon nbox order cstart ncomp width lik")
 
 
 @njit(cache=True)
@@ -282,7 +284,8 @@ def frontier(S):
     """The whole frontier of the position in ``S`` as a :data:`Frontier`."""
     con, box, ncon, nbox = build_frontier(S)
     order, cstart, ncomp, width = order_components(con, box, ncon, nbox)
-    return Frontier(con, box, ncon, nbox, order, cstart, ncomp, width)
+    return Frontier(con, box, ncon, nbox, order, cstart, ncomp, width,
+                    np.zeros((0, 9), np.float64))
 
 
 @njit(cache=True)
@@ -290,4 +293,44 @@ def frontier_of(S, clues, ncon):
     """The frontier of the closed clue set ``clues[:ncon]`` (see :func:`build_from`)."""
     con, box, ncon, nbox = build_from(S, clues, ncon)
     order, cstart, ncomp, width = order_components(con, box, ncon, nbox)
-    return Frontier(con, box, ncon, nbox, order, cstart, ncomp, width)
+    return Frontier(con, box, ncon, nbox, order, cstart, ncomp, width,
+                    np.zeros((0, 9), np.float64))
+
+
+@njit(cache=True)
+def soften(fr, S, soft):
+    """``fr`` with soft clues: ``soft`` (float64 (N, 9)) row c is L(shown | t) for the true
+    count t = 0..8 of clue cell c's mined neighbours (known mines included), NaN in
+    column 0 for a hard clue. Returns a Frontier whose ``lik[k, r]`` is the likelihood
+    of r mines among constraint k's hidden neighbours (NaN row: hard)."""
+    lik = np.full((fr.ncon, 9), np.nan)
+    for k in range(fr.ncon):
+        c = fr.con[k, CK_CELL]
+        if soft[c, 0] != soft[c, 0]:
+            continue
+        km = nb_mines(S, c)
+        for r in range(9):
+            lik[k, r] = soft[c, r + km] if r + km <= 8 else 0.0
+    return Frontier(fr.con, fr.box, fr.ncon, fr.nbox, fr.order, fr.cstart, fr.ncomp,
+                    fr.width, lik)
+
+
+@njit(cache=True)
+def clue_bounds(fr, k):
+    """(fewest, most) mines among constraint k's hidden neighbours that its clue allows:
+    its value for a hard clue; the support of its likelihood for a soft one."""
+    if fr.lik.shape[0] == 0 or fr.lik[k, 0] != fr.lik[k, 0]:
+        v = fr.con[k, CK_VAL]
+        return v, v
+    lo = 9
+    hi = -1
+    for r in range(9):
+        if fr.lik[k, r] > 0.0:
+            lo = min(lo, r)
+            hi = max(hi, r)
+    return lo, hi
+
+
+@njit(cache=True)
+def is_soft(fr, k):
+    return fr.lik.shape[0] > 0 and fr.lik[k, 0] == fr.lik[k, 0]

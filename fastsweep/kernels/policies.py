@@ -7,7 +7,7 @@ a new agent is one branch here plus one registry line.
 import numpy as np
 from numba import njit
 
-from .count import ST_OK, analyse, total_free
+from .count import ST_OK, analyse, query, total_free
 from .incremental import W_PROB, analyse_changed
 from .incremental import new_workspace as _new_workspace
 from .actions import act, act_flat
@@ -123,7 +123,7 @@ def deduce_or_guess(S, trp, params, fparams, want_prob):
     n = ncells(S)
     stop_on_detonation = params[P_RULES] == RULES_CLASSIC
     res, approx, box, nbox, bprob, pu, uded, _ = analyse(
-        S, params[P_MINE_COUNT] != 0, fparams[F_PRIOR], params[P_BUDGET], want_prob)
+        S, query(params[P_MINE_COUNT] != 0, fparams[F_PRIOR], params[P_BUDGET], want_prob))
     if approx > 0:
         S[n, C_APPROX] += 1
     acted = 0

@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from .count_path import weights
-from .frontier import CB_K, CB_NK, CB_SIZE, CK_B, CK_NB, CK_VAL
+from .frontier import CB_K, CB_NK, CB_SIZE, CK_B, CK_NB, clue_bounds, is_soft
 
 # int64 columns of a state
 T_K0 = 0
@@ -35,9 +35,10 @@ MAX_CLOSE = 16  # clues closed by one join (one word)
 #: last state (trange), its open clues (tclue, ntc) with their cells inside (tin); the
 #: compatible pairs of every join (pairs: rows a-state, b-state, result; ``qtop`` the
 #: first free) and each table's first and last pair (qrange, for join results); each
-#: table's log scale (tls: its true weights are the stored ones times exp(tls)).
+#: table's log scale (tls: its true weights are the stored ones times exp(tls)); each
+#: pair's factor from the soft clues the join closes (pf, 1 without soft clues).
 TreePool = namedtuple(
-    "TreePool", "TI PV PB PX tab top ptop trange tclue ntc tin pairs qtop qrange tls")
+    "TreePool", "TI PV PB PX tab top ptop trange tclue ntc tin pairs qtop qrange tls pf")
 
 
 @njit(cache=True)
@@ -48,7 +49,8 @@ def new_tree_pool(ntables):
                     np.zeros(2 * cap, np.int64), 0, 0, np.zeros((ntables, 2), np.int64),
                     np.zeros((ntables, MAX_OPEN), np.int32), np.zeros(ntables, np.int32),
                     np.zeros((ntables, MAX_OPEN), np.int32), np.empty((cap, 3), np.int64),
-                    0, np.zeros((ntables, 2), np.int64), np.zeros(ntables, np.float64))
+                    0, np.zeros((ntables, 2), np.int64), np.zeros(ntables, np.float64),
+                    np.empty(cap, np.float64))
 
 
 @njit(cache=True, inline="always")
@@ -113,7 +115,7 @@ def _state(tp, t, k0, k1, lo, hi):
     else:
         tab[h] = j + 1
     return TreePool(TI, tp.PV, tp.PB, tp.PX, tab, top, tp.ptop, tp.trange, tp.tclue, tp.ntc,
-                    tp.tin, tp.pairs, tp.qtop, tp.qrange, tp.tls), j
+                    tp.tin, tp.pairs, tp.qtop, tp.qrange, tp.tls, tp.pf), j
 
 
 @njit(cache=True)
@@ -140,7 +142,7 @@ def _coefficients(tp, e0, e1, bym):
             PX[j] = 0
         off += ln
     return TreePool(TI, PV, PB, PX, tp.tab, tp.top, off, tp.trange, tp.tclue, tp.ntc, tp.tin,
-                    tp.pairs, tp.qtop, tp.qrange, tp.tls)
+                    tp.pairs, tp.qtop, tp.qrange, tp.tls, tp.pf)
 
 
 @njit(cache=True, inline="always")
@@ -172,10 +174,10 @@ def leaf(fr, tp, t, b, x, bym):
     nt = 0
     for q in range(box[b, CB_NK]):
         k = box[b, CB_K + q]
-        val = con[k, CK_VAL]
+        lo, hi = clue_bounds(fr, k)
         rest = _clue_cells(fr, k) - s
-        mhi = min(mhi, val)
-        mlo = max(mlo, val - rest)
+        mhi = min(mhi, hi)
+        mlo = max(mlo, lo - rest)
         if con[k, CK_NB] > 1:
             tp.tclue[t, nt] = k
             tp.tin[t, nt] = s
@@ -185,18 +187,30 @@ def leaf(fr, tp, t, b, x, bym):
     e0 = tp.top
     tp.trange[t, 0] = e0
     for m in range(mlo, mhi + 1):
+        if _closing_factor(fr, b, m) == 0.0:
+            continue
+        # a box has at most 8 clues (slots 0..7 of k0); k1 holds m itself, so that counts
+        # no open clue tells apart (a soft clue closed here) stay separate states
         k0 = np.int64(0)
-        k1 = np.int64(0)
         for q in range(nt):
-            if q < 16:
-                k0 += np.int64(m) << (4 * q)
-            else:
-                k1 += np.int64(m) << (4 * (q - 16))
-        tp, _ = _state(tp, t, k0, k1, m, m)
+            k0 += np.int64(m) << (4 * q)
+        tp, _ = _state(tp, t, k0, np.int64(m), m, m)
     tp.trange[t, 1] = tp.top
     tp = _coefficients(tp, e0, tp.top, bym)
     for e in range(e0, tp.top):
         o = tp.TI[e, T_OFF]
-        tp.PV[o] = wt[tp.TI[e, T_LO]]
+        m = tp.TI[e, T_LO]
+        tp.PV[o] = wt[m] * _closing_factor(fr, b, m)
         tp.PX[o] = X_EXISTS
-    return tp, 1 if mhi < mlo else 0
+    return tp, 1 if tp.top == e0 else 0
+
+
+@njit(cache=True)
+def _closing_factor(fr, b, m):
+    """The likelihood of m mines in box ``b`` from the soft clues that touch only it."""
+    f = 1.0
+    for q in range(fr.box[b, CB_NK]):
+        k = fr.box[b, CB_K + q]
+        if fr.con[k, CK_NB] == 1 and is_soft(fr, k):
+            f *= fr.lik[k, m]
+    return f

@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from .actions import observe, restore_knowledge, save_knowledge
-from .count import ST_OK, analyse, cell_results
+from .count import ST_OK, Query, analyse, cell_results
 from .env import nb_hidden, nb_mines, ncells
 from .env import status as cell_status
 from .layout import C_P, HIDDEN, K, REVEALED
@@ -25,20 +25,22 @@ OUT_MINE = 9  # column of "the cell is a mine"; columns 0..8: safe and shows tha
 
 
 @njit(cache=True)
-def outcome_table(S, mine_count, prior, budget, method, out):
+def outcome_table(S, q, out):
     """Fill ``out`` (float64 (N, 10)): for a hidden cell c, ``out[c, v]`` = P(c is safe and
     shows v) for v = 0..8 and ``out[c, 9]`` = P(c is a mine); a known mine has
     ``out[c, 9] = 1``, a revealed cell zeros. Returns (status, approximated analyses):
-    status as ``count.analyse`` for the position itself."""
+    status as ``count.analyse`` for the position itself. ``q``: a ``count.Query``
+    (its ``want_prob`` is ignored: probabilities are needed)."""
+    q = Query(q.mine_count, q.prior, q.budget, True, q.method, q.soft)
     n = ncells(S)
     prob = np.zeros(n, np.float64)
     ded = np.zeros(n, np.int8)
-    status, approx, logw = cell_results(S, mine_count, prior, budget, True, prob, ded, method)
+    status, approx, logw = cell_results(S, q, prob, ded)
     out[:] = 0.0
     if status != ST_OK:
         return status, approx
     buf = np.empty(K + S[n, C_P], np.int32)  # see layout.knowledge_ints
-    safe_factor = 0.0 if mine_count else math.log1p(-prior)
+    safe_factor = 0.0 if q.mine_count else math.log1p(-q.prior)
     for c in range(n):
         st = cell_status(S, c)
         if st == REVEALED:
@@ -54,7 +56,7 @@ def outcome_table(S, mine_count, prior, budget, method, out):
         for v in range(km, min(km + hn, 8) + 1):
             save_knowledge(S, buf)
             observe(S, c, v)
-            res = analyse(S, mine_count, prior, budget, True, method)
+            res = analyse(S, q)
             restore_knowledge(S, buf)
             if res[1] > 0:
                 approx += res[1]
