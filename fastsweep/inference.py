@@ -87,15 +87,18 @@ def _check_args(prior, budget, method):
         raise ValueError(f"budget: must be an integer >= 0 (0 = default), got {budget!r}")
 
 
-def _raise_status(status, mines, approx, stacklevel):
+def _raise_status(status, mines, approx, stacklevel, undecided=0):
     if status == kc.ST_CLUES:
         raise ValueError("view is inconsistent: no mine layout agrees with all the clues")
     if status == kc.ST_TOTAL:
         raise ValueError(f"view is inconsistent with mines={mines}: no layout that agrees "
                          "with the clues has that many mines")
     if approx:
+        how = ("deduction there is complete (by search)" if not undecided else
+               f"deduction by search stopped at its limit in {undecided} of them: some "
+               "cells there may be certain without being reported")
         warnings.warn(f"{approx} frontier component(s) exceeded the work budget: their "
-                      "probabilities are approximate and no cells were deduced there",
+                      f"probabilities are a rough estimate (not exact); {how}",
                       ApproximationWarning, stacklevel=stacklevel + 1)
 
 
@@ -147,8 +150,8 @@ def _analyse(view, mines, prior, budget, want_prob, method="auto", likelihood=No
     ded = np.zeros(n, np.int8)
     q = kc.Query(mines is not None, float(prior), int(budget), want_prob, _METHODS[method],
                  soft)
-    status, approx, logw = kc.cell_results(S, q, prob, ded)
-    _raise_status(status, mines, approx, stacklevel=3)
+    status, approx, logw, undecided = kc.cell_results(S, q, prob, ded)
+    _raise_status(status, mines, approx, stacklevel=3, undecided=undecided)
     return prob.reshape(view.shape), ded.reshape(view.shape), int(approx), float(logw)
 
 

@@ -33,6 +33,7 @@ from .combine import (
 from .count_path import P_HI, P_KC, P_LO, Q_F, Pool, forward, heuristic, new_pool
 from .count_tree import forward_tree, new_tree_plan, new_tree_pool, root_states
 from .tree_tables import T_HI, T_LEN, T_LO, T_OFF, X_EXISTS
+from .search import SEARCH_LIMIT, SEARCH_NONE, decide_by_search, feasible_totals
 from .treedec import clue_order
 from .env import hidden_left, mines_left_known, nb_hidden, nb_mines, ncells
 from .env import status as cell_status
@@ -47,6 +48,7 @@ DEFAULT_BUDGET = 1 << 20  # DP states per component
 #: Components whose path order keeps more clues open than this are counted on a tree
 #: decomposition (``count_tree.py``); the path DP is faster on narrow ones.
 PATH_WIDTH = 12
+SEARCH_NODES = 1 << 18  # decisions a deduction by search may try per component
 LOG_ODDS_TILT = 20.0  # |log odds| of a prior beyond which counting goes by mine count
 METHOD_AUTO = 0
 METHOD_PATH = 1
@@ -57,8 +59,9 @@ METHOD_TREE = 2
 #: the range [smin, smax] of frontier mine totals, the unconstrained cells u and the
 #: mines left (-1 unknown), and the log of the total weight of the layouts that agree
 #: (with the total: their number; without: their probability under the prior; NaN when
-#: a component was approximated).
-Analysis = namedtuple("Analysis", "status approx bprob pu uded smin smax u mleft logw")
+#: a component was approximated), and the approximated components whose deduction by
+#: search stopped at its node limit (0: deduction complete everywhere).
+Analysis = namedtuple("Analysis", "status approx bprob pu uded smin smax u mleft logw undecided")
 
 
 @njit(cache=True)
@@ -91,13 +94,14 @@ def query(mine_count, prior, budget, want_prob):
 def analyse(S, q):
     """Complete deduction and exact mine probabilities for the position in ``S``.
 
-    Returns (status, approx, box, nbox, bprob, pu, uded, logw):
+    Returns (status, approx, box, nbox, bprob, pu, uded, logw, undecided):
     status ST_OK / ST_CLUES / ST_TOTAL; approx = components approximated (0: exact);
     box = the box table (CB_DED: 0 undetermined, 1 safe, 2 mine; cells in CB_C..);
     bprob[b] = mine probability of each cell of box b; pu = mine probability of an
     unconstrained hidden cell; uded = 0/1/2 deduction for the unconstrained cells.
     ``S[c, F_AUX]`` is the box of hidden cell c, -1 if unconstrained. logw: the log of
-    the total weight (see :data:`Analysis`; NaN when only deduction was asked for).
+    the total weight (see :data:`Analysis`; NaN when only deduction was asked for);
+    undecided: approximated components whose deduction by search was cut short.
 
     ``q`` is a :data:`Query`. With ``want_prob`` False (deduction only) and the mine
     total known, the cheaper count without the total runs first; when :func:`total_free`
@@ -111,16 +115,18 @@ def analyse(S, q):
         fr = soften(fr, S, soft)
         lconst = _settled_soft(S, soft)
         if lconst == -np.inf:
-            return ST_CLUES, 0, fr.box, fr.nbox, np.zeros(1), 0.0, 0, np.nan
+            return ST_CLUES, 0, fr.box, fr.nbox, np.zeros(1), 0.0, 0, np.nan, 0
     if budget <= 0:
         budget = DEFAULT_BUDGET
     none = np.zeros((0, 3), np.int64)
     if mine_count and not want_prob:
         a = analyse_frontier(S, fr, False, 0.5, budget, none, method)
-        if a.status != ST_OK or a.approx > 0 or total_free(a.smin, a.smax, a.u, a.mleft):
-            return a.status, a.approx, fr.box, fr.nbox, a.bprob, a.pu, 0, np.nan
+        # (an approximated component's range is not known: the total may matter there)
+        if a.status != ST_OK or (a.approx == 0 and total_free(a.smin, a.smax, a.u, a.mleft)):
+            return a.status, a.approx, fr.box, fr.nbox, a.bprob, a.pu, 0, np.nan, a.undecided
     a = analyse_frontier(S, fr, mine_count, prior, budget, none, method)
-    return a.status, a.approx, fr.box, fr.nbox, a.bprob, a.pu, a.uded, a.logw + lconst
+    return (a.status, a.approx, fr.box, fr.nbox, a.bprob, a.pu, a.uded, a.logw + lconst,
+            a.undecided)
 
 
 @njit(cache=True)
@@ -162,8 +168,11 @@ def analyse_frontier(S, fr, bym, prior, budget, cinfo, method=0):
     bprob = np.empty(max(fr.nbox, 1), np.float64)
     status, approx, cd, cm = _count_components(fr, x, by_mines, budget, method)
     if status != ST_OK:
-        return Analysis(status, approx, bprob, 0.0, 0, 0, 0, u, mleft, np.nan)
+        return Analysis(status, approx, bprob, 0.0, 0, 0, 0, u, mleft, np.nan, 0)
     smin, smax = _component_weights(fr, cm, cd, by_mines, bprob)
+    status, undecided = _search_approximated(fr, cm, (smin, smax), (bym, u, mleft))
+    if status != ST_OK:
+        return Analysis(status, approx, bprob, 0.0, 0, 0, 0, u, mleft, np.nan, 0)
     if cinfo.shape[0] > 0:
         for i in range(fr.ncomp):
             cinfo[i, 0] = cm.kmin[i]
@@ -181,7 +190,56 @@ def analyse_frontier(S, fr, bym, prior, budget, cinfo, method=0):
         logw += cm.lsc[i]
     if approx + more > 0:
         logw = np.nan
-    return Analysis(status, approx + more, bprob, pu, uded, smin, smax, u, mleft, logw)
+    return Analysis(status, approx + more, bprob, pu, uded, smin, smax, u, mleft, logw,
+                    undecided)
+
+
+@njit(cache=True)
+def _search_approximated(fr, cm, srange, total):
+    """Deduction by search (``search.py``) in every component too large to count, so
+    certain cells never depend on the budget. With the total (``total`` = (used, u,
+    mines left)) a component's own total is held to what the others' ranges leave.
+    Returns (status, components whose search stopped at its limit of SEARCH_NODES
+    assignments, which does not depend on the budget)."""
+    bym, u, mleft = total
+    smin, smax = srange
+    undecided = 0
+    for i in range(fr.ncomp):
+        if cm.how[i] != HOW_APPROX:
+            continue
+        lo = 0
+        hi = cm.clen[i]
+        if bym:
+            lo = max(lo, mleft - u - (smax - cm.kmax[i]))
+            hi = min(hi, mleft - (smin - cm.kmin[i]))
+        st = decide_by_search(fr, i, (lo, hi), SEARCH_NODES)
+        if st == SEARCH_NONE:
+            if bym and decide_by_search(fr, i, (0, cm.clen[i]), SEARCH_NODES) != SEARCH_NONE:
+                return ST_TOTAL, undecided
+            return ST_CLUES, undecided
+        if st == SEARCH_LIMIT:
+            undecided += 1
+        elif bym:
+            # which totals it can hold, exactly: the unconstrained cells' deduction and
+            # the other components' feasibility depend on them
+            wo = cm.woff[i]
+            wx = np.zeros(cm.clen[i] + 1, np.uint8)
+            if not feasible_totals(fr, i, (lo, hi), SEARCH_NODES, wx):
+                undecided += 1
+                continue
+            star = 0  # the rough estimate's one total (see _component_weights) ...
+            for k in range(cm.clen[i] + 1):
+                if cm.wv[wo + k] > 0.0:
+                    star = k
+                cm.wv[wo + k] = 0.0
+                cm.wx[wo + k] = wx[k]
+            best = -1  # ... moved to the nearest feasible one
+            for k in range(cm.clen[i] + 1):
+                if wx[k] and (best < 0 or abs(k - star) < abs(best - star)):
+                    best = k
+            star = best
+            cm.wv[wo + star] = 1.0  # the rough estimate's weight stays on one total
+    return ST_OK, undecided
 
 
 @njit(cache=True)
@@ -381,11 +439,11 @@ def cell_results(S, q, prob, ded):
     """Per-cell results of :func:`analyse` (query ``q``) for the public API: ``prob``
     (float64 N) and
     ``ded`` (int8 N: 0 undetermined or not hidden, 1 safe, 2 mine). Returns
-    (status, approx, log of the total weight)."""
+    (status, approx, log of the total weight, undecided components)."""
     n = ncells(S)
-    status, approx, box, nbox, bprob, pu, uded, logw = analyse(S, q)
+    status, approx, box, nbox, bprob, pu, uded, logw, undecided = analyse(S, q)
     if status != ST_OK:
-        return status, approx, logw
+        return status, approx, logw, undecided
     for c in range(n):
         st = cell_status(S, c)
         ded[c] = 0
@@ -404,4 +462,4 @@ def cell_results(S, q, prob, ded):
             prob[c] = 0.0
         elif ded[c] == 2:
             prob[c] = 1.0
-    return status, approx, logw
+    return status, approx, logw, undecided

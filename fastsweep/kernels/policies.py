@@ -84,8 +84,8 @@ def deduce_or_guess_changed(S, trp, params, fparams, ws):
     prior = fparams[F_PRIOR]
     res, approx, box, nbox, smin, smax, u, mleft = analyse_changed(S, ws, prior,
                                                                    params[P_BUDGET])
-    if params[P_MINE_COUNT] != 0 and res == ST_OK and approx == 0 \
-            and not total_free(smin, smax, u, mleft):
+    if params[P_MINE_COUNT] != 0 and res == ST_OK and (
+            approx > 0 or not total_free(smin, smax, u, mleft)):
         # (want_prob: straight to the analysis with the total; the test was just made)
         deduce_or_guess(S, trp, params, fparams, True)
         return
@@ -122,7 +122,7 @@ def deduce_or_guess(S, trp, params, fparams, want_prob):
     """
     n = ncells(S)
     stop_on_detonation = params[P_RULES] == RULES_CLASSIC
-    res, approx, box, nbox, bprob, pu, uded, _ = analyse(
+    res, approx, box, nbox, bprob, pu, uded, _, _ = analyse(
         S, query(params[P_MINE_COUNT] != 0, fparams[F_PRIOR], params[P_BUDGET], want_prob))
     if approx > 0:
         S[n, C_APPROX] += 1

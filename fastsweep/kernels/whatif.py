@@ -35,7 +35,7 @@ def outcome_table(S, q, out):
     n = ncells(S)
     prob = np.zeros(n, np.float64)
     ded = np.zeros(n, np.int8)
-    status, approx, logw = cell_results(S, q, prob, ded)
+    status, approx, logw, _ = cell_results(S, q, prob, ded)
     out[:] = 0.0
     if status != ST_OK:
         return status, approx
