@@ -87,18 +87,21 @@ def _check_args(prior, budget, method):
         raise ValueError(f"budget: must be an integer >= 0 (0 = default), got {budget!r}")
 
 
-def _raise_status(status, mines, approx, stacklevel, undecided=0):
+def _raise_status(status, mines, approx, stacklevel, quality=(0, 0.0, 0.0)):
     if status == kc.ST_CLUES:
         raise ValueError("view is inconsistent: no mine layout agrees with all the clues")
     if status == kc.ST_TOTAL:
         raise ValueError(f"view is inconsistent with mines={mines}: no layout that agrees "
                          "with the clues has that many mines")
     if approx:
+        undecided, se, ess = quality
         how = ("deduction there is complete (by search)" if not undecided else
                f"deduction by search stopped at its limit in {undecided} of them: some "
                "cells there may be certain without being reported")
         warnings.warn(f"{approx} frontier component(s) exceeded the work budget: their "
-                      f"probabilities are a rough estimate (not exact); {how}",
+                      f"probabilities are estimated by sequential importance sampling "
+                      f"({kc.SAMPLES} draws, effective sample size {ess:.0f}, largest "
+                      f"standard error {se:.3g}); {how}",
                       ApproximationWarning, stacklevel=stacklevel + 1)
 
 
@@ -150,8 +153,8 @@ def _analyse(view, mines, prior, budget, want_prob, method="auto", likelihood=No
     ded = np.zeros(n, np.int8)
     q = kc.Query(mines is not None, float(prior), int(budget), want_prob, _METHODS[method],
                  soft)
-    status, approx, logw, undecided = kc.cell_results(S, q, prob, ded)
-    _raise_status(status, mines, approx, stacklevel=3, undecided=undecided)
+    status, approx, logw, quality = kc.cell_results(S, q, prob, ded)
+    _raise_status(status, mines, approx, stacklevel=3, quality=quality)
     return prob.reshape(view.shape), ded.reshape(view.shape), int(approx), float(logw)
 
 
@@ -263,6 +266,6 @@ def outcome_probabilities(view, mines=None, prior=0.5, *, budget=0, method="auto
     n = int(ke.ncells(S))
     out = np.zeros((n, 10), np.float64)
     q = kc.Query(mines is not None, float(prior), int(budget), True, _METHODS[method], soft)
-    status, approx = kw.outcome_table(S, q, out)
-    _raise_status(status, mines, approx, stacklevel=2)
+    status, approx, quality = kw.outcome_table(S, q, out)
+    _raise_status(status, mines, approx, stacklevel=2, quality=quality)
     return out.reshape(shape + (10,))

@@ -96,3 +96,33 @@ def test_search_on_soft_clues_matches_oracle():
             continue
         s1, m1, _ = _by_search(view, None, likelihood=L)
         assert (s1 == s0).all() and (m1 == m0).all()
+
+
+@pytest.mark.parametrize("mc", [False, True])
+def test_sampled_probabilities_are_consistent_estimates(mc):
+    """Over budget, probabilities are sequential-importance-sampling estimates: the
+    warning states the method, the effective sample size and the largest standard error;
+    every estimate is within 5 standard errors (+ 0.01) of the exact value; certain cells
+    are exactly 0 or 1; with the total, expected mines sum to the mines left."""
+    import re
+    rng = np.random.default_rng(31 + mc)
+    checked = 0
+    for _ in range(40):
+        view, mines = random_view(rng, 5, 6, 0.3, 0.5, 0.2, max_hidden=14)
+        m = mines if mc else None
+        exact = brute_force_view(view, m)
+        with warnings.catch_warnings(record=True) as got:
+            warnings.simplefilter("always")
+            p = fastsweep.mine_probabilities(view, m, budget=1)
+        texts = [str(w.message) for w in got]
+        if not texts:
+            continue
+        assert "sequential importance sampling" in texts[0]
+        se = float(re.search(r"largest standard error ([0-9.e+-]+|inf|nan)", texts[0])[1])
+        assert np.abs(p - exact[2]).max() <= 5 * se + 0.01, (view, texts)
+        assert (p[exact[0]] == 0).all() and (p[exact[1]] == 1).all()
+        if mc:
+            hidden = view == -1
+            assert abs(p[hidden].sum() - (mines - (view == -2).sum())) < 1e-9
+        checked += 1
+    assert checked > 10

@@ -21,6 +21,8 @@ from collections import namedtuple
 
 from .count_path import backward, heuristic
 from .count_tree import backward_tree
+from .estimate import box_estimates
+from .frontier import span
 
 ST_OK = 0
 ST_CLUES = 1  # no layout agrees with the clues
@@ -35,8 +37,10 @@ HOW_TREE = 2  # the tree DP (count_tree.py)
 #: the scale of those weights (lsc: true weight = wv x exp(lsc), tilt included).
 Comps = namedtuple("Comps", "clen kmin kmax how woff wv wx lsc")
 
-#: The forward passes' storage: the path DP's pool, the tree DP's pool and plan.
-Counted = namedtuple("Counted", "pool tp plan")
+#: The forward passes' storage: the path DP's pool, the tree DP's pool and plan, and the
+#: draws of the components too large to count (``estimate.py``): (box counts
+#: (draws, boxes in path order), log weights (components, draws), mine totals (same)).
+Counted = namedtuple("Counted", "pool tp plan smp")
 
 
 @njit(cache=True)
@@ -59,13 +63,15 @@ def _lnbinom(n, k):
 def combine_total(fr, cm, cd, x, bprob, u, mleft, srange):
     """Box probabilities and deductions of every component, and those of the ``u``
     unconstrained cells, given ``mleft`` mines left; ``srange`` = (fewest, most) frontier
-    mines. Returns (status, approximated, pu, uded, log weight): ``approximated`` counts
-    components whose weights underflowed in their backward pass (estimated instead); the
-    log of the number of layouts, less the components' own log scales (``cm.lsc``)."""
+    mines. Returns (status, approximated, pu, uded, log weight, largest standard error):
+    ``approximated`` counts components whose weights underflowed in their backward pass
+    (estimated instead); the log of the number of layouts, less the components' own log
+    scales (``cm.lsc``); the largest standard error of a sampled box's probability."""
     smin, smax = srange
     ncomp = fr.ncomp
     clen, kmin, kmax, how, woff, wv, wx, _ = cm
     plsc = 0.0  # log of the prefix convolutions' rescaling
+    se = 0.0
     approx = 0
     # with the mine total: prefix convolutions P_i of components 0..i-1, stored only on
     # their support [plo_i, phi_i] (sums of the supports): memory grows with the sum of
@@ -117,7 +123,7 @@ def combine_total(fr, cm, cd, x, bprob, u, mleft, srange):
             if px[t0 + kk] and g[kk] > lmax:
                 lmax = g[kk]
     if lmax == -np.inf:
-        return ST_TOTAL, 0, 0.0, 0, np.nan
+        return ST_TOTAL, 0, 0.0, 0, np.nan, 0.0
     for kk in range(smin, smax + 1):
         g[kk] = math.exp(g[kk] - lmax) if gx[kk] else 0.0
     # unconstrained cells
@@ -148,7 +154,8 @@ def combine_total(fr, cm, cd, x, bprob, u, mleft, srange):
     for i in range(ncomp - 1, -1, -1):
         a0 = poff[i] - plo[i]
         wo = woff[i]
-        if how[i] != HOW_APPROX:
+        sampled = how[i] == HOW_APPROX and cd.smp[1].shape[0] > 0
+        if how[i] != HOW_APPROX or sampled:
             for k in range(kmin[i], kmax[i] + 1):
                 sv = 0.0
                 sx = 0
@@ -158,9 +165,15 @@ def combine_total(fr, cm, cd, x, bprob, u, mleft, srange):
                         sx = 1
                 G[k] = sv
                 Gx[k] = sx
+        if sampled:
+            b0, nb, _ = span(fr, i)
+            e, _ = box_estimates(fr, i, cd.smp[0][:, b0:b0 + nb], cd.smp[1][i],
+                                 (G, cd.smp[2][i]), bprob)
+            se = max(se, e)
+        if how[i] != HOW_APPROX:
             code = backward_any(fr, i, cm, cd, x, (G, Gx, True), bprob)
             if code == 1:
-                return ST_TOTAL, approx, 0.0, 0, np.nan
+                return ST_TOTAL, approx, 0.0, 0, np.nan, 0.0
             if code == 2:
                 approx += 1
                 heuristic(fr, i, bprob)
@@ -180,4 +193,4 @@ def combine_total(fr, cm, cd, x, bprob, u, mleft, srange):
             inv = 1.0 / mx
             for j in range(plo[i], phi[i] + 1):
                 R[j] *= inv
-    return ST_OK, approx, pu, uded, math.log(z) + lmax + plsc
+    return ST_OK, approx, pu, uded, math.log(z) + lmax + plsc, se

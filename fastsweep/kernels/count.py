@@ -33,6 +33,7 @@ from .combine import (
 from .count_path import P_HI, P_KC, P_LO, Q_F, Pool, forward, heuristic, new_pool
 from .count_tree import forward_tree, new_tree_plan, new_tree_pool, root_states
 from .tree_tables import T_HI, T_LEN, T_LO, T_OFF, X_EXISTS
+from .estimate import SAMPLES, box_estimates, sample_component
 from .search import SEARCH_LIMIT, SEARCH_NONE, decide_by_search, feasible_totals
 from .treedec import clue_order
 from .env import hidden_left, mines_left_known, nb_hidden, nb_mines, ncells
@@ -60,8 +61,11 @@ METHOD_TREE = 2
 #: mines left (-1 unknown), and the log of the total weight of the layouts that agree
 #: (with the total: their number; without: their probability under the prior; NaN when
 #: a component was approximated), and the approximated components whose deduction by
-#: search stopped at its node limit (0: deduction complete everywhere).
-Analysis = namedtuple("Analysis", "status approx bprob pu uded smin smax u mleft logw undecided")
+#: search stopped at its node limit (0: deduction complete everywhere), and for the
+#: probabilities of those components, estimated by sampling (``estimate.py``): (largest
+#: standard error of a box's probability, smallest effective sample size).
+Analysis = namedtuple("Analysis",
+                      "status approx bprob pu uded smin smax u mleft logw undecided est")
 
 
 @njit(cache=True)
@@ -94,14 +98,16 @@ def query(mine_count, prior, budget, want_prob):
 def analyse(S, q):
     """Complete deduction and exact mine probabilities for the position in ``S``.
 
-    Returns (status, approx, box, nbox, bprob, pu, uded, logw, undecided):
+    Returns (status, approx, box, nbox, bprob, pu, uded, logw, undecided, est):
     status ST_OK / ST_CLUES / ST_TOTAL; approx = components approximated (0: exact);
     box = the box table (CB_DED: 0 undetermined, 1 safe, 2 mine; cells in CB_C..);
     bprob[b] = mine probability of each cell of box b; pu = mine probability of an
     unconstrained hidden cell; uded = 0/1/2 deduction for the unconstrained cells.
     ``S[c, F_AUX]`` is the box of hidden cell c, -1 if unconstrained. logw: the log of
     the total weight (see :data:`Analysis`; NaN when only deduction was asked for);
-    undecided: approximated components whose deduction by search was cut short.
+    undecided: approximated components whose deduction by search was cut short; est:
+    their sampled probabilities' (largest standard error, smallest effective sample
+    size).
 
     ``q`` is a :data:`Query`. With ``want_prob`` False (deduction only) and the mine
     total known, the cheaper count without the total runs first; when :func:`total_free`
@@ -115,7 +121,7 @@ def analyse(S, q):
         fr = soften(fr, S, soft)
         lconst = _settled_soft(S, soft)
         if lconst == -np.inf:
-            return ST_CLUES, 0, fr.box, fr.nbox, np.zeros(1), 0.0, 0, np.nan, 0
+            return ST_CLUES, 0, fr.box, fr.nbox, np.zeros(1), 0.0, 0, np.nan, 0, (0.0, 0.0)
     if budget <= 0:
         budget = DEFAULT_BUDGET
     none = np.zeros((0, 3), np.int64)
@@ -123,10 +129,11 @@ def analyse(S, q):
         a = analyse_frontier(S, fr, False, 0.5, budget, none, method)
         # (an approximated component's range is not known: the total may matter there)
         if a.status != ST_OK or (a.approx == 0 and total_free(a.smin, a.smax, a.u, a.mleft)):
-            return a.status, a.approx, fr.box, fr.nbox, a.bprob, a.pu, 0, np.nan, a.undecided
+            return (a.status, a.approx, fr.box, fr.nbox, a.bprob, a.pu, 0, np.nan, a.undecided,
+                    a.est)
     a = analyse_frontier(S, fr, mine_count, prior, budget, none, method)
     return (a.status, a.approx, fr.box, fr.nbox, a.bprob, a.pu, a.uded, a.logw + lconst,
-            a.undecided)
+            a.undecided, a.est)
 
 
 @njit(cache=True)
@@ -168,19 +175,24 @@ def analyse_frontier(S, fr, bym, prior, budget, cinfo, method=0):
     bprob = np.empty(max(fr.nbox, 1), np.float64)
     status, approx, cd, cm = _count_components(fr, x, by_mines, budget, method)
     if status != ST_OK:
-        return Analysis(status, approx, bprob, 0.0, 0, 0, 0, u, mleft, np.nan, 0)
+        return Analysis(status, approx, bprob, 0.0, 0, 0, 0, u, mleft, np.nan, 0, (0.0, 0.0))
     smin, smax = _component_weights(fr, cm, cd, by_mines, bprob)
     status, undecided = _search_approximated(fr, cm, (smin, smax), (bym, u, mleft))
     if status != ST_OK:
-        return Analysis(status, approx, bprob, 0.0, 0, 0, 0, u, mleft, np.nan, 0)
+        return Analysis(status, approx, bprob, 0.0, 0, 0, 0, u, mleft, np.nan, 0, (0.0, 0.0))
+    est = (0.0, 0.0)
+    if approx > 0:
+        lx = math.log(x) if bym else lodds
+        cd, est = _sample_approximated(fr, cm, cd, (lx, bym), (smin, smax, u, mleft), bprob)
     if cinfo.shape[0] > 0:
         for i in range(fr.ncomp):
             cinfo[i, 0] = cm.kmin[i]
             cinfo[i, 1] = cm.kmax[i]
             cinfo[i, 2] = cm.how[i] == HOW_APPROX
     if bym:
-        status, more, pu, uded, logw = combine_total(fr, cm, cd, x, bprob, u, mleft,
-                                                     (smin, smax))
+        status, more, pu, uded, logw, se = combine_total(fr, cm, cd, x, bprob, u, mleft,
+                                                         (smin, smax))
+        est = (max(est[0], se), est[1])
     else:
         status, more = _marginals_free(fr, cm, cd, (x, lodds, by_mines), bprob, cinfo)
         pu = prior
@@ -191,7 +203,69 @@ def analyse_frontier(S, fr, bym, prior, budget, cinfo, method=0):
     if approx + more > 0:
         logw = np.nan
     return Analysis(status, approx + more, bprob, pu, uded, smin, smax, u, mleft, logw,
-                    undecided)
+                    undecided, est)
+
+
+@njit(cache=True)
+def _sample_approximated(fr, cm, cd, tilt, totals, bprob):
+    """Step 2c: draw weighted layouts of every component too large to count
+    (``estimate.py``). Without the total their boxes' probabilities come from the draws
+    here; with it the draws' histogram by mine count replaces the component's weights
+    (so the combination stays consistent) and ``combine_total`` reweights them. Returns
+    (counted with the draws, (largest standard error, smallest effective sample size))."""
+    lx, bym = tilt
+    smin, smax, u, mleft = totals
+    n = SAMPLES
+    SM = np.zeros((n, max(fr.nbox, 1)), np.int8)
+    LW = np.full((max(fr.ncomp, 1), n), -np.inf)
+    KS = np.zeros((max(fr.ncomp, 1), n), np.int64)
+    se = 0.0
+    ess = np.inf
+    one = np.ones(1, np.float64)
+    for i in range(fr.ncomp):
+        if cm.how[i] != HOW_APPROX:
+            continue
+        b0, nb, _ = span(fr, i)
+        lo = 0
+        hi = cm.clen[i]
+        if bym:
+            lo = max(lo, mleft - u - (smax - cm.kmax[i]))
+            hi = min(hi, mleft - (smin - cm.kmin[i]))
+        lw, ks = sample_component(fr, i, lx, (lo, hi), SM[:, b0:b0 + nb])
+        LW[i] = lw
+        KS[i] = ks
+        if bym:
+            wo = cm.woff[i]
+            top = -np.inf
+            for j in range(n):
+                top = max(top, lw[j])
+            for k in range(cm.clen[i] + 1):
+                cm.wv[wo + k] = 0.0
+            if top > -np.inf:
+                for j in range(n):
+                    if lw[j] > -np.inf:
+                        cm.wv[wo + ks[j]] += math.exp(lw[j] - top)
+            continue
+        e, ef = box_estimates(fr, i, SM[:, b0:b0 + nb], lw, (one, ks), bprob)
+        se = max(se, e)
+        ess = min(ess, ef)
+    if bym:
+        ess = 0.0
+        for i in range(fr.ncomp):
+            if cm.how[i] == HOW_APPROX:
+                sw = 0.0
+                sw2 = 0.0
+                top = -np.inf
+                for j in range(n):
+                    top = max(top, LW[i, j])
+                for j in range(n):
+                    if LW[i, j] > -np.inf:
+                        w = math.exp(LW[i, j] - top)
+                        sw += w
+                        sw2 += w * w
+                ef = sw * sw / sw2 if sw2 > 0.0 else 0.0
+                ess = ef if ess == 0.0 else min(ess, ef)
+    return Counted(cd.pool, cd.tp, cd.plan, (SM, LW, KS)), (se, ess)
 
 
 @njit(cache=True)
@@ -322,13 +396,18 @@ def _count_components(fr, x, bym, budget, method):
             if st != 2:
                 break
         if st == 1:
-            return ST_CLUES, approx, Counted(pool, tp, plan), _comps(clen, how, woff)
+            return ST_CLUES, approx, Counted(pool, tp, plan, _no_draws()), _comps(clen, how, woff)
         if st == 2:
             how[i] = HOW_APPROX
             approx += 1
             pool.lay[li] = pool.top
             pool.lay[li + nb + 1] = pool.top
-    return ST_OK, approx, Counted(pool, tp, plan), _comps(clen, how, woff)
+    return ST_OK, approx, Counted(pool, tp, plan, _no_draws()), _comps(clen, how, woff)
+
+
+@njit(cache=True)
+def _no_draws():
+    return (np.zeros((0, 0), np.int8), np.zeros((0, 0), np.float64), np.zeros((0, 0), np.int64))
 
 
 @njit(cache=True)
@@ -439,11 +518,12 @@ def cell_results(S, q, prob, ded):
     """Per-cell results of :func:`analyse` (query ``q``) for the public API: ``prob``
     (float64 N) and
     ``ded`` (int8 N: 0 undetermined or not hidden, 1 safe, 2 mine). Returns
-    (status, approx, log of the total weight, undecided components)."""
+    (status, approx, log of the total weight, (undecided components, largest standard
+    error, smallest effective sample size)), see :func:`analyse`."""
     n = ncells(S)
-    status, approx, box, nbox, bprob, pu, uded, logw, undecided = analyse(S, q)
+    status, approx, box, nbox, bprob, pu, uded, logw, undecided, est = analyse(S, q)
     if status != ST_OK:
-        return status, approx, logw, undecided
+        return status, approx, logw, (undecided, est[0], est[1])
     for c in range(n):
         st = cell_status(S, c)
         ded[c] = 0
@@ -462,4 +542,4 @@ def cell_results(S, q, prob, ded):
             prob[c] = 0.0
         elif ded[c] == 2:
             prob[c] = 1.0
-    return status, approx, logw, undecided
+    return status, approx, logw, (undecided, est[0], est[1])

@@ -122,7 +122,7 @@ def deduce_or_guess(S, trp, params, fparams, want_prob):
     """
     n = ncells(S)
     stop_on_detonation = params[P_RULES] == RULES_CLASSIC
-    res, approx, box, nbox, bprob, pu, uded, _, _ = analyse(
+    res, approx, box, nbox, bprob, pu, uded, _, _, _ = analyse(
         S, query(params[P_MINE_COUNT] != 0, fparams[F_PRIOR], params[P_BUDGET], want_prob))
     if approx > 0:
         S[n, C_APPROX] += 1

@@ -28,17 +28,19 @@ OUT_MINE = 9  # column of "the cell is a mine"; columns 0..8: safe and shows tha
 def outcome_table(S, q, out):
     """Fill ``out`` (float64 (N, 10)): for a hidden cell c, ``out[c, v]`` = P(c is safe and
     shows v) for v = 0..8 and ``out[c, 9]`` = P(c is a mine); a known mine has
-    ``out[c, 9] = 1``, a revealed cell zeros. Returns (status, approximated analyses):
+    ``out[c, 9] = 1``, a revealed cell zeros (NaN entries where an analysis had to be
+    approximated: no exact weight). Returns (status, approximated analyses, quality of
+    the position's own analysis as in ``count.cell_results``):
     status as ``count.analyse`` for the position itself. ``q``: a ``count.Query``
     (its ``want_prob`` is ignored: probabilities are needed)."""
     q = Query(q.mine_count, q.prior, q.budget, True, q.method, q.soft)
     n = ncells(S)
     prob = np.zeros(n, np.float64)
     ded = np.zeros(n, np.int8)
-    status, approx, logw, _ = cell_results(S, q, prob, ded)
+    status, approx, logw, quality = cell_results(S, q, prob, ded)
     out[:] = 0.0
     if status != ST_OK:
-        return status, approx
+        return status, approx, quality
     buf = np.empty(K + S[n, C_P], np.int32)  # see layout.knowledge_ints
     safe_factor = 0.0 if q.mine_count else math.log1p(-q.prior)
     for c in range(n):
@@ -62,4 +64,4 @@ def outcome_table(S, q, out):
                 approx += res[1]
             if res[0] == ST_OK:
                 out[c, v] = math.exp(res[7] - logw + safe_factor)
-    return status, approx
+    return status, approx, quality
