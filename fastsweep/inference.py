@@ -12,6 +12,7 @@ import numpy as np
 
 from .config import MAX_CELLS
 from .kernels import count as kc
+from .kernels import results as kr
 from .kernels import env as ke
 from .kernels.view import MINE_CODE
 from .kernels.view import fill_state as _fill_state
@@ -153,7 +154,7 @@ def _analyse(view, mines, prior, budget, want_prob, method="auto", likelihood=No
     ded = np.zeros(n, np.int8)
     q = kc.Query(mines is not None, float(prior), int(budget), want_prob, _METHODS[method],
                  soft)
-    status, approx, logw, quality = kc.cell_results(S, q, prob, ded)
+    status, approx, logw, quality = kr.cell_results(S, q, prob, ded)
     _raise_status(status, mines, approx, stacklevel=3, quality=quality)
     return prob.reshape(view.shape), ded.reshape(view.shape), int(approx), float(logw)
 

@@ -28,6 +28,7 @@ import fastsweep
 from fastsweep.config import make_config
 from fastsweep.inference import _state
 from fastsweep.kernels import count as kc
+from fastsweep.kernels import results as kr
 from fastsweep.runner import play_chunk
 
 try:
@@ -104,7 +105,7 @@ def bench_views(rows, name, views, mines, reps, ms_mode):
 
         def kernel():
             S2 = S.copy()
-            kc.cell_results(S2, kc.query(True, 0.5, 0, True), prob, ded)
+            kr.cell_results(S2, kc.query(True, 0.5, 0, True), prob, ded)
         kern.append(median_time(kernel, reps))
         if ms_toollib is None:
             notes.add("ms-toollib not installed")

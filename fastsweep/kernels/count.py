@@ -33,23 +33,22 @@ from .combine import (
 from .count_path import P_HI, P_KC, P_LO, Q_F, Pool, forward, heuristic, new_pool
 from .count_tree import forward_tree, new_tree_plan, new_tree_pool, root_states
 from .tree_tables import T_HI, T_LEN, T_LO, T_OFF, X_EXISTS
-from .estimate import SAMPLES, box_estimates, sample_component
-from .search import SEARCH_LIMIT, SEARCH_NONE, decide_by_search, feasible_totals
+from .estimate import SAMPLES
+from .overbudget import sample_approximated, search_approximated
 from .treedec import clue_order
 from .env import hidden_left, mines_left_known, nb_hidden, nb_mines, ncells
 from .env import status as cell_status
 from .frontier import CB_DED, CB_SIZE, CK_COMP, MAX_SLOTS, frontier, is_soft, soften, span
-from .layout import F_AUX, HIDDEN, REVEALED
+from .layout import REVEALED
 
-__all__ = ["ST_OK", "ST_CLUES", "ST_TOTAL", "DEFAULT_BUDGET", "Analysis", "Comps", "Query",
-           "query", "analyse", "analyse_frontier", "cell_results", "total_free"]
+__all__ = ["ST_OK", "ST_CLUES", "ST_TOTAL", "DEFAULT_BUDGET", "SAMPLES", "Analysis", "Comps",
+           "Query", "query", "analyse", "analyse_frontier", "total_free"]
 
 DEFAULT_BUDGET = 1 << 20  # DP states per component
 
 #: Components whose path order keeps more clues open than this are counted on a tree
 #: decomposition (``count_tree.py``); the path DP is faster on narrow ones.
 PATH_WIDTH = 12
-SEARCH_NODES = 1 << 18  # decisions a deduction by search may try per component
 LOG_ODDS_TILT = 20.0  # |log odds| of a prior beyond which counting goes by mine count
 METHOD_AUTO = 0
 METHOD_PATH = 1
@@ -177,13 +176,13 @@ def analyse_frontier(S, fr, bym, prior, budget, cinfo, method=0):
     if status != ST_OK:
         return Analysis(status, approx, bprob, 0.0, 0, 0, 0, u, mleft, np.nan, 0, (0.0, 0.0))
     smin, smax = _component_weights(fr, cm, cd, by_mines, bprob)
-    status, undecided = _search_approximated(fr, cm, (smin, smax), (bym, u, mleft))
+    status, undecided = search_approximated(fr, cm, (smin, smax), (bym, u, mleft))
     if status != ST_OK:
         return Analysis(status, approx, bprob, 0.0, 0, 0, 0, u, mleft, np.nan, 0, (0.0, 0.0))
     est = (0.0, 0.0)
     if approx > 0:
         lx = math.log(x) if bym else lodds
-        cd, est = _sample_approximated(fr, cm, cd, (lx, bym), (smin, smax, u, mleft), bprob)
+        cd, est = sample_approximated(fr, cm, cd, (lx, bym), (smin, smax, u, mleft), bprob)
     if cinfo.shape[0] > 0:
         for i in range(fr.ncomp):
             cinfo[i, 0] = cm.kmin[i]
@@ -204,116 +203,6 @@ def analyse_frontier(S, fr, bym, prior, budget, cinfo, method=0):
         logw = np.nan
     return Analysis(status, approx + more, bprob, pu, uded, smin, smax, u, mleft, logw,
                     undecided, est)
-
-
-@njit(cache=True)
-def _sample_approximated(fr, cm, cd, tilt, totals, bprob):
-    """Step 2c: draw weighted layouts of every component too large to count
-    (``estimate.py``). Without the total their boxes' probabilities come from the draws
-    here; with it the draws' histogram by mine count replaces the component's weights
-    (so the combination stays consistent) and ``combine_total`` reweights them. Returns
-    (counted with the draws, (largest standard error, smallest effective sample size))."""
-    lx, bym = tilt
-    smin, smax, u, mleft = totals
-    n = SAMPLES
-    SM = np.zeros((n, max(fr.nbox, 1)), np.int8)
-    LW = np.full((max(fr.ncomp, 1), n), -np.inf)
-    KS = np.zeros((max(fr.ncomp, 1), n), np.int64)
-    se = 0.0
-    ess = np.inf
-    one = np.ones(1, np.float64)
-    for i in range(fr.ncomp):
-        if cm.how[i] != HOW_APPROX:
-            continue
-        b0, nb, _ = span(fr, i)
-        lo = 0
-        hi = cm.clen[i]
-        if bym:
-            lo = max(lo, mleft - u - (smax - cm.kmax[i]))
-            hi = min(hi, mleft - (smin - cm.kmin[i]))
-        lw, ks = sample_component(fr, i, lx, (lo, hi), SM[:, b0:b0 + nb])
-        LW[i] = lw
-        KS[i] = ks
-        if bym:
-            wo = cm.woff[i]
-            top = -np.inf
-            for j in range(n):
-                top = max(top, lw[j])
-            for k in range(cm.clen[i] + 1):
-                cm.wv[wo + k] = 0.0
-            if top > -np.inf:
-                for j in range(n):
-                    if lw[j] > -np.inf:
-                        cm.wv[wo + ks[j]] += math.exp(lw[j] - top)
-            continue
-        e, ef = box_estimates(fr, i, SM[:, b0:b0 + nb], lw, (one, ks), bprob)
-        se = max(se, e)
-        ess = min(ess, ef)
-    if bym:
-        ess = 0.0
-        for i in range(fr.ncomp):
-            if cm.how[i] == HOW_APPROX:
-                sw = 0.0
-                sw2 = 0.0
-                top = -np.inf
-                for j in range(n):
-                    top = max(top, LW[i, j])
-                for j in range(n):
-                    if LW[i, j] > -np.inf:
-                        w = math.exp(LW[i, j] - top)
-                        sw += w
-                        sw2 += w * w
-                ef = sw * sw / sw2 if sw2 > 0.0 else 0.0
-                ess = ef if ess == 0.0 else min(ess, ef)
-    return Counted(cd.pool, cd.tp, cd.plan, (SM, LW, KS)), (se, ess)
-
-
-@njit(cache=True)
-def _search_approximated(fr, cm, srange, total):
-    """Deduction by search (``search.py``) in every component too large to count, so
-    certain cells never depend on the budget. With the total (``total`` = (used, u,
-    mines left)) a component's own total is held to what the others' ranges leave.
-    Returns (status, components whose search stopped at its limit of SEARCH_NODES
-    assignments, which does not depend on the budget)."""
-    bym, u, mleft = total
-    smin, smax = srange
-    undecided = 0
-    for i in range(fr.ncomp):
-        if cm.how[i] != HOW_APPROX:
-            continue
-        lo = 0
-        hi = cm.clen[i]
-        if bym:
-            lo = max(lo, mleft - u - (smax - cm.kmax[i]))
-            hi = min(hi, mleft - (smin - cm.kmin[i]))
-        st = decide_by_search(fr, i, (lo, hi), SEARCH_NODES)
-        if st == SEARCH_NONE:
-            if bym and decide_by_search(fr, i, (0, cm.clen[i]), SEARCH_NODES) != SEARCH_NONE:
-                return ST_TOTAL, undecided
-            return ST_CLUES, undecided
-        if st == SEARCH_LIMIT:
-            undecided += 1
-        elif bym:
-            # which totals it can hold, exactly: the unconstrained cells' deduction and
-            # the other components' feasibility depend on them
-            wo = cm.woff[i]
-            wx = np.zeros(cm.clen[i] + 1, np.uint8)
-            if not feasible_totals(fr, i, (lo, hi), SEARCH_NODES, wx):
-                undecided += 1
-                continue
-            star = 0  # the rough estimate's one total (see _component_weights) ...
-            for k in range(cm.clen[i] + 1):
-                if cm.wv[wo + k] > 0.0:
-                    star = k
-                cm.wv[wo + k] = 0.0
-                cm.wx[wo + k] = wx[k]
-            best = -1  # ... moved to the nearest feasible one
-            for k in range(cm.clen[i] + 1):
-                if wx[k] and (best < 0 or abs(k - star) < abs(best - star)):
-                    best = k
-            star = best
-            cm.wv[wo + star] = 1.0  # the rough estimate's weight stays on one total
-    return ST_OK, undecided
 
 
 @njit(cache=True)
@@ -511,35 +400,3 @@ def _marginals_free(fr, cm, cd, tilt, bprob, cinfo):
             if cinfo.shape[0] > 0:
                 cinfo[i, 2] = 1
     return ST_OK, more
-
-
-@njit(cache=True)
-def cell_results(S, q, prob, ded):
-    """Per-cell results of :func:`analyse` (query ``q``) for the public API: ``prob``
-    (float64 N) and
-    ``ded`` (int8 N: 0 undetermined or not hidden, 1 safe, 2 mine). Returns
-    (status, approx, log of the total weight, (undecided components, largest standard
-    error, smallest effective sample size)), see :func:`analyse`."""
-    n = ncells(S)
-    status, approx, box, nbox, bprob, pu, uded, logw, undecided, est = analyse(S, q)
-    if status != ST_OK:
-        return status, approx, logw, (undecided, est[0], est[1])
-    for c in range(n):
-        st = cell_status(S, c)
-        ded[c] = 0
-        if st != HIDDEN:
-            prob[c] = 0.0 if st == REVEALED else 1.0
-            continue
-        b = S[c, F_AUX]
-        if b >= 0:
-            prob[c] = bprob[b]
-            ded[c] = box[b, CB_DED]
-        else:
-            prob[c] = pu
-            ded[c] = uded
-        # exact zero / one where deduced (the float can differ in the last bit)
-        if ded[c] == 1:
-            prob[c] = 0.0
-        elif ded[c] == 2:
-            prob[c] = 1.0
-    return status, approx, logw, (undecided, est[0], est[1])

@@ -29,23 +29,35 @@ def _popcount(x):
 
 
 @njit(cache=True)
-def _fill(adj, alive, v, words):
+def _members(row, out):
+    """The set bits of bitset ``row`` (uint64 words) as indices into ``out``; returns
+    their number."""
+    n = 0
+    for w in range(row.shape[0]):
+        m = row[w]
+        while m:
+            low = m & (~m + np.uint64(1))
+            out[n] = w * 64 + _popcount(low - np.uint64(1))
+            n += 1
+            m ^= low
+    return n
+
+
+@njit(cache=True)
+def _fill(adj, alive, v, idx):
     """Edges missing among the alive neighbours of ``v`` (each pair counted twice) and
-    the number of those neighbours."""
+    the number of those neighbours; ``idx`` is scratch (64 x words ints)."""
+    words = adj.shape[1]
     deg = 0
     miss = 0
     for w in range(words):
         deg += _popcount(adj[v, w] & alive[w])
-    for w in range(words):
-        m = adj[v, w] & alive[w]
-        while m:
-            low = m & (~m + np.uint64(1))
-            u = w * 64 + _popcount(low - np.uint64(1))
-            m ^= low
-            cnt = 0
-            for w2 in range(words):
-                cnt += _popcount(adj[v, w2] & alive[w2] & ~adj[u, w2])
-            miss += cnt - 1  # u itself is in v's set but not in its own
+    for j in range(_members(adj[v] & alive, idx)):
+        u = idx[j]
+        cnt = 0
+        for w2 in range(words):
+            cnt += _popcount(adj[v, w2] & alive[w2] & ~adj[u, w2])
+        miss += cnt - 1  # u itself is in v's set but not in its own
     return miss, deg
 
 
@@ -61,8 +73,10 @@ def min_fill(adj):
         alive[j >> 6] |= np.uint64(1) << np.uint64(j & 63)
     fill = np.empty(nb, np.int64)
     deg = np.empty(nb, np.int64)
+    idx = np.empty(64 * words, np.int64)
+    sc = np.empty(64 * words, np.int64)  # _fill's own scratch (idx is iterated over it)
     for j in range(nb):
-        fill[j], deg[j] = _fill(adj, alive, j, words)
+        fill[j], deg[j] = _fill(adj, alive, j, sc)
     nbrs = np.zeros(words, np.uint64)
     elim = np.empty(nb, np.int32)
     dirty = np.zeros(words, np.uint64)
@@ -84,30 +98,19 @@ def min_fill(adj):
         # the neighbours become a clique; their fill (and their neighbours') changes
         for w in range(words):
             dirty[w] = nbrs[w]
-        for w in range(words):
-            m = nbrs[w]
-            while m:
-                low = m & (~m + np.uint64(1))
-                u = w * 64 + _popcount(low - np.uint64(1))
-                m ^= low
-                for w2 in range(words):
-                    adj[u, w2] |= nbrs[w2]
-                adj[u, u >> 6] &= ~(np.uint64(1) << np.uint64(u & 63))
-        for w in range(words):
-            m = nbrs[w]
-            while m:
-                low = m & (~m + np.uint64(1))
-                u = w * 64 + _popcount(low - np.uint64(1))
-                m ^= low
-                for w2 in range(words):
-                    dirty[w2] |= adj[u, w2] & alive[w2]
-        for w in range(words):
-            m = dirty[w]
-            while m:
-                low = m & (~m + np.uint64(1))
-                u = w * 64 + _popcount(low - np.uint64(1))
-                m ^= low
-                fill[u], deg[u] = _fill(adj, alive, u, words)
+        nn = _members(nbrs, idx)
+        for j in range(nn):
+            u = idx[j]
+            for w2 in range(words):
+                adj[u, w2] |= nbrs[w2]
+            adj[u, u >> 6] &= ~(np.uint64(1) << np.uint64(u & 63))
+        for j in range(nn):
+            u = idx[j]
+            for w2 in range(words):
+                dirty[w2] |= adj[u, w2] & alive[w2]
+        for j in range(_members(dirty, idx)):
+            u = idx[j]
+            fill[u], deg[u] = _fill(adj, alive, u, sc)
     return elim, width
 
 

@@ -16,7 +16,8 @@ import numpy as np
 from numba import njit
 
 from .actions import observe, restore_knowledge, save_knowledge
-from .count import ST_OK, Query, analyse, cell_results
+from .count import ST_OK, Query, analyse
+from .results import cell_results
 from .env import nb_hidden, nb_mines, ncells
 from .env import status as cell_status
 from .layout import C_P, HIDDEN, K, REVEALED
@@ -30,7 +31,7 @@ def outcome_table(S, q, out):
     shows v) for v = 0..8 and ``out[c, 9]`` = P(c is a mine); a known mine has
     ``out[c, 9] = 1``, a revealed cell zeros (NaN entries where an analysis had to be
     approximated: no exact weight). Returns (status, approximated analyses, quality of
-    the position's own analysis as in ``count.cell_results``):
+    the position's own analysis as in ``results.cell_results``):
     status as ``count.analyse`` for the position itself. ``q``: a ``count.Query``
     (its ``want_prob`` is ignored: probabilities are needed)."""
     q = Query(q.mine_count, q.prior, q.budget, True, q.method, q.soft)
