@@ -280,6 +280,30 @@ def span(fr, i):
 
 
 @njit(cache=True)
+def component_clues(fr, i, loc):
+    """The clues of component ``i``, each once, in the order its boxes first touch them.
+    Writes each one's index in that list into ``loc`` (int, at least ``fr.ncon``) and
+    returns the list (int64)."""
+    b0, nb, _ = span(fr, i)
+    box = fr.box
+    for j in range(nb):
+        b = fr.order[b0 + j]
+        for q in range(box[b, CB_NK]):
+            loc[box[b, CB_K + q]] = -1
+    clues = np.empty(8 * nb, np.int64)
+    nk = 0
+    for j in range(nb):
+        b = fr.order[b0 + j]
+        for q in range(box[b, CB_NK]):
+            k = box[b, CB_K + q]
+            if loc[k] < 0:
+                loc[k] = nk
+                clues[nk] = k
+                nk += 1
+    return clues[:nk]
+
+
+@njit(cache=True)
 def frontier(S):
     """The whole frontier of the position in ``S`` as a :data:`Frontier`."""
     con, box, ncon, nbox = build_frontier(S)

@@ -16,7 +16,9 @@ not decide stay undetermined, which is sound).
 import numpy as np
 from numba import njit
 
-from .frontier import CB_DED, CB_K, CB_NK, CB_SIZE, CK_B, CK_NB, clue_bounds, is_soft, span
+from .frontier import (
+    CB_DED, CB_K, CB_NK, CB_SIZE, CK_B, CK_NB, clue_bounds, component_clues, is_soft, span,
+)
 
 SEARCH_OK = 0
 SEARCH_NONE = 1  # no layout agrees
@@ -32,20 +34,15 @@ def _clues_of(fr, i):
     pos = np.full(fr.nbox, -1, np.int64)
     for t in range(nb):
         pos[fr.order[b0 + t]] = t
-    seen = np.full(fr.ncon, -1, np.int64)
-    clues = np.empty(8 * nb, np.int64)
+    seen = np.empty(fr.ncon, np.int64)
+    clues = component_clues(fr, i, seen)
+    nk = clues.shape[0]
     bclue = np.zeros((nb, 8), np.int64)
     bn = np.zeros(nb, np.int64)
-    nk = 0
     for t in range(nb):
         b = fr.order[b0 + t]
         for q in range(box[b, CB_NK]):
-            k = box[b, CB_K + q]
-            if seen[k] < 0:
-                seen[k] = nk
-                clues[nk] = k
-                nk += 1
-            bclue[t, bn[t]] = seen[k]
+            bclue[t, bn[t]] = seen[box[b, CB_K + q]]
             bn[t] += 1
     kbox = np.zeros((nk, 8), np.int64)
     kn = np.zeros(nk, np.int64)
@@ -54,7 +51,7 @@ def _clues_of(fr, i):
         for r in range(fr.con[k, CK_NB]):
             kbox[j, kn[j]] = pos[fr.con[k, CK_B + r]]
             kn[j] += 1
-    return clues[:nk], kbox, kn, bclue, bn
+    return clues, kbox, kn, bclue, bn
 
 
 @njit(cache=True)

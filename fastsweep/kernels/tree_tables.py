@@ -12,7 +12,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from .count_path import weights
+from .count_path import _hash, weights
 from .frontier import CB_K, CB_NK, CB_SIZE, CK_B, CK_NB, clue_bounds, is_soft
 
 # int64 columns of a state
@@ -53,16 +53,6 @@ def new_tree_pool(ntables):
                     np.empty(cap, np.float64))
 
 
-@njit(cache=True, inline="always")
-def _hash(t, k0, k1, mask):
-    h = np.uint64(k0) * np.uint64(0x9E3779B97F4A7C15)
-    h ^= np.uint64(k1) * np.uint64(0xC2B2AE3D27D4EB4F) + np.uint64(t) * np.uint64(0x165667B19E3779F9)
-    h ^= h >> np.uint64(29)
-    h *= np.uint64(0xBF58476D1CE4E5B9)
-    h ^= h >> np.uint64(32)
-    return np.int64(h & np.uint64(mask))
-
-
 @njit(cache=True)
 def _grow1(a, n):
     b = np.empty(max(2 * a.shape[0], n), a.dtype)
@@ -84,7 +74,7 @@ def _state(tp, t, k0, k1, lo, hi):
     TI = tp.TI
     tab = tp.tab
     mask = tab.shape[0] - 1
-    h = _hash(t, k0, k1, mask)
+    h = _hash(k0, k1, t, mask)
     while tab[h] != 0:
         j = tab[h] - 1
         if TI[j, T_K0] == k0 and TI[j, T_K1] == k1 and TI[j, T_TAB] == t:
@@ -108,7 +98,7 @@ def _state(tp, t, k0, k1, lo, hi):
         tab = np.zeros(2 * tab.shape[0], np.int64)
         mask = tab.shape[0] - 1
         for e in range(top):
-            h = _hash(TI[e, T_TAB], TI[e, T_K0], TI[e, T_K1], mask)
+            h = _hash(TI[e, T_K0], TI[e, T_K1], TI[e, T_TAB], mask)
             while tab[h] != 0:
                 h = (h + 1) & mask
             tab[h] = e + 1

@@ -17,7 +17,7 @@ Neighbour sets are bitsets, so a step costs O(boxes x degree x words).
 import numpy as np
 from numba import njit
 
-from .frontier import CB_K, CB_NK, span
+from .frontier import CB_K, CB_NK, component_clues, span
 
 
 @njit(cache=True, inline="always")
@@ -122,20 +122,8 @@ def clue_order(fr, i, cpos):
     b0, nb, _ = span(fr, i)
     box = fr.box
     # the component's clues, numbered locally in first-seen order
-    for j in range(nb):
-        b = fr.order[b0 + j]
-        for q in range(box[b, CB_NK]):
-            cpos[box[b, CB_K + q]] = -1
-    clues = np.empty(8 * nb, np.int32)
-    nk = 0
-    for j in range(nb):
-        b = fr.order[b0 + j]
-        for q in range(box[b, CB_NK]):
-            k = box[b, CB_K + q]
-            if cpos[k] < 0:
-                cpos[k] = nk
-                clues[nk] = k
-                nk += 1
+    clues = component_clues(fr, i, cpos)
+    nk = clues.shape[0]
     words = (nk + 63) // 64
     adj = np.zeros((nk, words), np.uint64)
     for j in range(nb):
