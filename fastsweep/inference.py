@@ -20,9 +20,10 @@ from .kernels import layout as kl
 from .kernels import whatif as kw
 
 
-
 class ApproximationWarning(UserWarning):
-    """A component was too large for the work budget: results for it are approximate."""
+    """A component was too large for the work budget: its probabilities are sampled
+    estimates (the message gives their standard error); its certain cells come from a
+    search (the message says whether it finished)."""
 
 
 _PROBLEMS = {1: "is larger than its number of neighbours",
@@ -170,9 +171,10 @@ def deduce(view, mines=None, *, budget=0, info=False, method="auto", likelihood=
         Total number of mines on the board (known mines included). Without it, any
         number of mines is possible.
     budget : int
-        Work budget (DP states per frontier component; 0 = default). A component over
-        budget is approximated: nothing is deduced there and an ApproximationWarning is
-        issued.
+        Work budget (DP states per frontier component; 0 = default; see the README for
+        the memory it allows). A component over budget is decided by search (certain
+        cells do not depend on the budget unless the search hits its limit) and its
+        probabilities are estimated by sampling; an ApproximationWarning says so.
     info : bool
         Also return ``{"approx_steps": k}`` (k components approximated; 0 = exact).
     method : "auto", "path" or "tree"
