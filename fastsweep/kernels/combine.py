@@ -59,6 +59,20 @@ def _lnbinom(n, k):
     return math.lgamma(n + 1.0) - math.lgamma(k + 1.0) - math.lgamma(n - k + 1.0)
 
 
+@njit(cache=True, inline="always")
+def _shifted_dot(vec, span_, R, Rx, shift):
+    """sum over t in span_ of v[base + t] * R[t + shift] where both exist, and whether any
+    term exists; ``vec`` = (v, its existence flags, base)."""
+    v, vx, base = vec
+    sv = 0.0
+    sx = 0
+    for t in range(span_[0], span_[1] + 1):
+        if vx[base + t] and Rx[t + shift]:
+            sv += v[base + t] * R[t + shift]
+            sx = 1
+    return sv, sx
+
+
 @njit(cache=True)
 def combine_total(fr, cm, cd, x, bprob, u, mleft, srange):
     """Box probabilities and deductions of every component, and those of the ``u``
@@ -157,14 +171,7 @@ def combine_total(fr, cm, cd, x, bprob, u, mleft, srange):
         sampled = how[i] == HOW_APPROX and cd.smp[1].shape[0] > 0
         if how[i] != HOW_APPROX or sampled:
             for k in range(kmin[i], kmax[i] + 1):
-                sv = 0.0
-                sx = 0
-                for a in range(plo[i], phi[i] + 1):
-                    if px[a0 + a] and Rx[a + k]:
-                        sv += pv[a0 + a] * R[a + k]
-                        sx = 1
-                G[k] = sv
-                Gx[k] = sx
+                G[k], Gx[k] = _shifted_dot((pv, px, a0), (plo[i], phi[i]), R, Rx, k)
         if sampled:
             b0, nb, _ = span(fr, i)
             e, _ = box_estimates(fr, i, cd.smp[0][:, b0:b0 + nb], cd.smp[1][i],
@@ -179,12 +186,7 @@ def combine_total(fr, cm, cd, x, bprob, u, mleft, srange):
                 heuristic(fr, i, bprob)
         mx = 0.0
         for j in range(plo[i], phi[i] + 1):
-            sv = 0.0
-            sx = 0
-            for k in range(kmin[i], kmax[i] + 1):
-                if wx[wo + k] and Rx[j + k]:
-                    sv += wv[wo + k] * R[j + k]
-                    sx = 1
+            sv, sx = _shifted_dot((wv, wx, wo), (kmin[i], kmax[i]), R, Rx, j)
             R[j] = sv
             Rx[j] = sx
             if sv > mx:

@@ -146,6 +146,15 @@ def _soft_factor(fr, soft, sa, sb):
     return f
 
 
+@njit(cache=True, inline="always")
+def _offsets(TI, pair, bym):
+    """Where a pair's coefficients start (a, b) and where their product's first term
+    goes in the result's vector (its mine count lo_a + lo_b, relative to the result's)."""
+    ea, eb, eo = pair
+    base = TI[eo, T_OFF] + (TI[ea, T_LO] + TI[eb, T_LO] - TI[eo, T_LO] if bym else 0)
+    return TI[ea, T_OFF], TI[eb, T_OFF], base
+
+
 @njit(cache=True)
 def join(fr, tp, ab, o, bym, limits):
     """Table ``o`` = the join of tables ``ab`` = (a, b). ``limits`` = (most pairs, most
@@ -211,9 +220,7 @@ def join(fr, tp, ab, o, bym, limits):
         ea = pairs[p, 0]
         eb = pairs[p, 1]
         eo = pairs[p, 2]
-        oa = TI[ea, T_OFF]
-        ob = TI[eb, T_OFF]
-        base = TI[eo, T_OFF] + (TI[ea, T_LO] + TI[eb, T_LO] - TI[eo, T_LO] if bym else 0)
+        oa, ob, base = _offsets(TI, (ea, eb, eo), bym)
         la = TI[ea, T_LEN]
         lb = TI[eb, T_LEN]
         work += la * lb
@@ -261,9 +268,7 @@ def join_back(tp, ab, o, bym):
         ea = pairs[p, 0]
         eb = pairs[p, 1]
         eo = pairs[p, 2]
-        oa = TI[ea, T_OFF]
-        ob = TI[eb, T_OFF]
-        base = TI[eo, T_OFF] + (TI[ea, T_LO] + TI[eb, T_LO] - TI[eo, T_LO] if bym else 0)
+        oa, ob, base = _offsets(TI, (ea, eb, eo), bym)
         for ja in range(TI[ea, T_LEN]):
             if PX[oa + ja] == 0:
                 continue
