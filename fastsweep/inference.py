@@ -85,8 +85,10 @@ def _check_args(prior, budget, method):
     if (not isinstance(prior, numbers.Real) or isinstance(prior, bool)
             or not 0.0 < float(prior) < 1.0):
         raise ValueError(f"prior: must be a number strictly between 0 and 1, got {prior!r}")
-    if not isinstance(budget, numbers.Integral) or isinstance(budget, bool) or budget < 0:
-        raise ValueError(f"budget: must be an integer >= 0 (0 = default), got {budget!r}")
+    if (not isinstance(budget, numbers.Integral) or isinstance(budget, bool)
+            or not 0 <= budget <= kc.MAX_BUDGET):
+        raise ValueError(f"budget: must be an integer in [0, 2**24] (0 = default; memory "
+                         f"grows with it), got {budget!r}")
 
 
 def _raise_status(status, mines, approx, stacklevel, quality=(0, 0.0, 0.0)):

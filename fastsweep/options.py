@@ -18,6 +18,7 @@ from typing import Callable
 import numpy as np
 
 from .agents import AGENTS, agent_id
+from .kernels.count import MAX_BUDGET
 from .config import (FIRST_CELLS, FIRST_CLICKS, RULES, GameConfig, _check_first_click, _is_int,
                      check_density, parse_first_cell, parse_layout, parse_size, resolve_mines)
 
@@ -103,8 +104,9 @@ def _prior(v, c):
 
 
 def _budget(v, c):
-    if not _is_int(v) or v < 0:
-        raise ValueError(f"budget: must be an integer >= 0 (0 = the agent's default), got {v!r}")
+    if not _is_int(v) or not 0 <= v <= MAX_BUDGET:
+        raise ValueError(f"budget: must be an integer in [0, 2**24] (0 = the agent's default; "
+                         f"memory grows with it), got {v!r}")
     return int(v)
 
 

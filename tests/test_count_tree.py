@@ -87,3 +87,39 @@ def test_many_components_with_the_total():
     hidden = view == -1
     assert info["approx_steps"] == 0 and np.isfinite(p).all()
     assert abs(p[hidden].sum() - (mines - int((view == -2).sum()))) < 1e-6 * mines
+
+
+def test_forced_path_on_a_component_too_wide_for_it_is_approximated():
+    """Seed 29's view has one component whose path order keeps 34 clues open, more than
+    the path DP's 32 residual slots: forcing the path must report it over the budget at
+    any budget (it once ran on a garbage slot and called the view inconsistent)."""
+    from fastsweep.inference import _state
+    from fastsweep.kernels import count as kc
+    from fastsweep.kernels import frontier as kf
+    rev = int(np.random.default_rng([29, 1]).integers(100, 401))  # as bench_hard_views
+    view, mines = random_view(30, 30, 270, rev, 29)
+    fr = kf.frontier(_state(view, mines))
+    assert fr.ncomp == 1 and fr.width[0] > kf.MAX_SLOTS
+    for budget in (1 << 20, kc.MAX_BUDGET):
+        status, approx, _, cm = kc._count_components(fr, 1.0, True, budget, kc.METHOD_PATH)
+        assert (status, approx) == (kc.ST_OK, 1)
+
+
+def test_every_kernel_caches_in_the_source_keyed_folder():
+    """A kernel cached in __pycache__ is checked only against its own file, so an edit to
+    a module it calls would load a stale kernel: every dispatcher of every kernel module
+    must cache under kernels.cache_dir()."""
+    import importlib
+    import pkgutil
+
+    import fastsweep.kernels as fk
+    want = fk.cache_dir()
+    seen = 0
+    for m in pkgutil.iter_modules(fk.__path__):
+        mod = importlib.import_module(f"fastsweep.kernels.{m.name}")
+        for name, f in vars(mod).items():
+            cache = getattr(f, "_cache", None)
+            if getattr(f, "__module__", None) == mod.__name__ and hasattr(cache, "_cache_path"):
+                seen += 1
+                assert cache._cache_path.startswith(want), (mod.__name__, name)
+    assert seen > 50

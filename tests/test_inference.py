@@ -323,7 +323,8 @@ def test_bad_arguments_raise():
     v = np.full((2, 2), -1, np.int8)
     for kw, text in [({"mines": 1.5}, "mines"), ({"mines": True}, "mines"),
                      ({"prior": 0.0}, "prior"), ({"prior": 1.0}, "prior"),
-                     ({"budget": -1}, "budget")]:
+                     ({"budget": -1}, "budget"),
+                     ({"budget": 2**24 + 1}, r"budget: must be an integer in \[0, 2\*\*24\]")]:
         with pytest.raises(ValueError, match=text):
             fastsweep.mine_probabilities(v, **kw)
 

@@ -70,7 +70,8 @@ def test_make_config_rejects_unknown_options():
 
 BAD = [("prior", 1.5, "prior: must be a number strictly between 0 and 1"),
        ("prior", 0.0, "prior: must be"),
-       ("budget", -1, "budget: must be an integer >= 0"),
+       ("budget", -1, r"budget: must be an integer in \[0, 2\*\*24\]"),
+       ("budget", 2**24 + 1, r"budget: must be an integer in \[0, 2\*\*24\]"),
        ("first_click", "sometimes", "first_click: unknown rule"),
        ("first_cell", "9,9", "first_cell:")]
 

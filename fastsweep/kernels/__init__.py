@@ -34,11 +34,13 @@ def cache_dir() -> str:
 
 # Numba picks each function's cache folder when the function is decorated: set ours,
 # import (decorate, nothing compiles yet) every kernel module, and give the setting back,
-# so the user's own Numba functions keep their cache folder.
+# so the user's own Numba functions keep their cache folder. Every module, found by
+# name: one imported later would cache in __pycache__, checked only against its own file.
 _saved = _config.CACHE_DIR
 _config.CACHE_DIR = cache_dir()
 try:
-    for _name in ("run_basic", "run_exact", "view"):  # (and every module they import)
-        importlib.import_module(f"{__name__}.{_name}")
+    for _p in sorted(Path(__file__).parent.glob("*.py")):
+        if _p.stem != "__init__":
+            importlib.import_module(f"{__name__}.{_p.stem}")
 finally:
     _config.CACHE_DIR = _saved

@@ -41,10 +41,13 @@ from .env import status as cell_status
 from .frontier import CB_DED, CB_SIZE, CK_COMP, MAX_SLOTS, frontier, is_soft, soften, span
 from .layout import REVEALED
 
-__all__ = ["ST_OK", "ST_CLUES", "ST_TOTAL", "DEFAULT_BUDGET", "SAMPLES", "Analysis", "Comps",
+__all__ = ["ST_OK", "ST_CLUES", "ST_TOTAL", "DEFAULT_BUDGET", "MAX_BUDGET", "SAMPLES", "Analysis", "Comps",
            "Query", "query", "analyse", "analyse_frontier", "total_free"]
 
 DEFAULT_BUDGET = 1 << 20  # DP states per component
+#: The largest budget the API and the options accept: the DP's memory follows the budget
+#: (README, "Exact inference": at most about 300 bytes per unit, so about 5 GB here).
+MAX_BUDGET = 1 << 24
 
 #: Components whose path order keeps more clues open than this are counted on a tree
 #: decomposition (``count_tree.py``); the path DP is faster on narrow ones.
@@ -273,6 +276,11 @@ def _count_components(fr, x, bym, budget, method):
                 clue_order(fr, i, loc)
                 tp, st = forward_tree(fr, i, x, bym, budget, tp, plan, loc)
                 how[i] = HOW_TREE
+            elif fr.width[i] > MAX_SLOTS:
+                # too wide for the path DP's two words of 4-bit residuals (reached only
+                # when the path is forced): over its budget, never run on garbage slots
+                st = 2
+                how[i] = HOW_PATH
             else:
                 after, st = forward(fr, i, x, bym, budget, pool)
                 if st == 2:  # the states it made are dropped

@@ -175,10 +175,16 @@ def forward(fr, i, x, bym, budget, pool):
                         break
                     h = (h + 1) & mask
                 if idx < 0:
+                    if top - e0 >= budget:
+                        # over the budget mid-layer: stop before the pool grows past it
+                        # (the layer's end would find it over the budget all the same)
+                        return Pool(PI, PF, tab, lay, top, lsc), 2
                     idx = top
                     if top + 1 > PI.shape[0]:
-                        PI = _grow(PI, 2 * PI.shape[0])
-                        PF = _grow(PF, 2 * PF.shape[0])
+                        # doubling, but never past what the budget allows this component
+                        cap = min(2 * PI.shape[0], e0 + budget + 1)
+                        PI = _grow(PI, cap)
+                        PF = _grow(PF, cap)
                     PI[idx, P_K0] = n0
                     PI[idx, P_K1] = n1
                     PI[idx, P_KC] = nc
