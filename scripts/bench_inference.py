@@ -9,6 +9,10 @@
 3. Full games: Expert, classic rules (first click safe, corner), games per second.
 4. Keep-going 30x30 across densities: microseconds per game of inference / probability
    with and without the mine total.
+5. ``outcome_probabilities`` per call on the Expert positions of 1 (with and without the
+   mine total): the kernel with what-ifs that re-count only the components the cell
+   touches, against a whole analysis per what-if, in the same run; microseconds per
+   what-if (one per hidden cell and possible value).
 
 Usage: python scripts/bench_inference.py [--quick] [--repeats 3] [--out results/bench_inference.csv]
 Numbers are medians over ``--repeats`` runs on one core.
@@ -29,6 +33,7 @@ from fastsweep.config import make_config
 from fastsweep.inference import _state
 from fastsweep.kernels import count as kc
 from fastsweep.kernels import results as kr
+from fastsweep.kernels import whatif as kw
 from fastsweep.runner import play_chunk
 
 try:
@@ -144,6 +149,50 @@ def bench_views(rows, name, views, mines, reps, ms_mode):
                      "unit": "ms", "notes": "; ".join(sorted(notes))})
 
 
+def bench_outcomes(rows, views, mines, reps):
+    """Section 5: outcome_probabilities on ``views``, reused components vs whole analyses."""
+    for mc in (False, True):
+        per = {True: [], False: []}
+        api, nwhat = [], []
+        for v in views:
+            S = _state(v, mines if mc else None)
+            out = np.zeros((v.size, 10))
+            q = kc.query(mc, 0.5, 0, True)
+            ref = None
+            for reuse in (True, False):  # interleaved, same view
+                def kernel():
+                    kw.outcome_table(S.copy(), q, out, reuse)
+                per[reuse].append(median_time(kernel, reps))
+                if ref is None:
+                    ref = out.copy()
+                else:  # same results either way
+                    assert np.allclose(out, ref, rtol=1e-9, atol=1e-15), "reuse changed results"
+            # what-ifs made: one per value a hidden, not certainly mined cell could show
+            vp = np.pad(v, 1, constant_values=0)
+            h, w = v.shape
+            nb = [vp[1 + dr:h + 1 + dr, 1 + dc:w + 1 + dc] for dr in (-1, 0, 1)
+                  for dc in (-1, 0, 1) if dr or dc]
+            km = sum((x == -2).astype(int) for x in nb).ravel()
+            hn = sum((x == -1).astype(int) for x in nb).ravel()
+            live = (v.ravel() == -1) & (ref[:, 9] < 1.0)
+            nwhat.append(int((np.minimum(km + hn, 8) - km + 1)[live].sum()))
+            api.append(median_time(lambda: fastsweep.outcome_probabilities(
+                v, mines if mc else None), reps))
+        med = statistics.median
+        base = dict(benchmark="outcome_probabilities per call",
+                    case=f"Expert 16x30/99 positions of 1, mine total {'known' if mc else 'not used'}",
+                    n=len(views))
+        rows.append({**base, "variant": "fastsweep API", "value": med(api) * 1e3,
+                     "unit": "ms (median)", "notes": ""})
+        for reuse, name in ((True, "kernel, untouched components reused"),
+                            (False, "kernel, whole analysis each time")):
+            rows.append({**base, "variant": name, "value": med(per[reuse]) * 1e3,
+                         "unit": "ms (median)", "notes": ""})
+            rows.append({**base, "variant": name + ", per what-if",
+                         "value": med(t / w for t, w in zip(per[reuse], nwhat)) * 1e6,
+                         "unit": "us (median)", "notes": f"median {med(nwhat)} what-ifs per call"})
+
+
 def bench_games(rows, agent, size, mines_or_density, rules, mine_count, games, reps, bench, case):
     kw = {"mines": mines_or_density} if isinstance(mines_or_density, int) else {"density": mines_or_density}
     cfg = make_config(agent, size, rules=rules, mine_count=mine_count, **kw)
@@ -174,6 +223,8 @@ def main(argv=None):
     bench_views(rows, "Expert 16x30/99, positions before the probability agent's guesses",
                 expert, 99, 3 if q else 7, "inline")
     print(rows[-3:], flush=True)
+    bench_outcomes(rows, expert[:: 8 if q else 4], 99, 3)
+    print(rows[-6:], flush=True)
     big = guess_views("probability", 30, 270, 2 if q else 6, 5, "keep-going", True,
                       min_hidden=200, every=True)[:: 5 if q else 3]
     bench_views(rows, "30x30/270 keep-going, positions before guesses", big, 270, 3,

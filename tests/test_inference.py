@@ -63,7 +63,7 @@ def test_outcome_probabilities_match_oracle(seed):
         view, mines = random_view(rng, h, w, rng.uniform(0.1, 0.6), rng.uniform(0.1, 0.9),
                                   rng.uniform(0.0, 0.5), max_hidden=11)
         prior = float(rng.uniform(0.05, 0.95))
-        for m, pr in ((None, 0.5), (None, prior), (mines, 0.5)):
+        for m, pr in ((None, 0.5), (None, prior), (None, 1e-40), (mines, 0.5)):
             want = brute_force_outcomes(view, m, pr)
             for method in ("path", "tree"):
                 got = fastsweep.outcome_probabilities(view, m, pr, method=method)
@@ -74,6 +74,35 @@ def test_outcome_probabilities_match_oracle(seed):
             assert (got[view >= 0] == 0).all() and (got[view == -2, 9] == 1).all()
             assert np.allclose(got[..., 9][hidden],
                                fastsweep.mine_probabilities(view, m, pr)[hidden])
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_outcomes_reuse_untouched_components(seed):
+    """outcome_probabilities counts only the components a cell touches per what-if; on
+    views too large to enumerate (several components, unconstrained cells) it must equal
+    the ratio of two whole analyses' log weights (``info["log_weight"]`` of the view and
+    of the view with the cell showing v), with and without the total, extreme priors."""
+    from fastsweep.positions import random_view as board_view
+    rng = np.random.default_rng(70 + seed)
+    view, mines = board_view(16, 30, 99, int(rng.integers(60, 160)), seed=seed)
+    hidden = np.argwhere(view == -1)
+    for m, pr in ((None, 0.5), (None, 0.2), (None, 1e-30), (mines, 0.5)):
+        got = fastsweep.outcome_probabilities(view, m, pr)
+        _, info = fastsweep.mine_probabilities(view, m, pr, info=True)
+        lw = info["log_weight"]
+        safe = 0.0 if m is not None else np.log1p(-pr)
+        for r, c in hidden[rng.choice(len(hidden), 12, replace=False)]:
+            for v in range(9):
+                w2 = view.copy()
+                w2[r, c] = v
+                try:
+                    _, i2 = fastsweep.mine_probabilities(w2, m, pr, info=True)
+                    want = np.exp(i2["log_weight"] - lw + safe)
+                except ValueError:  # no layout shows v there
+                    want = 0.0
+                assert abs(got[r, c, v] - want) <= 1e-9 * max(want, 1e-300) + 1e-300, (
+                    m, pr, (r, c), v, got[r, c, v], want)
+        assert np.allclose(got[view == -1].sum(axis=1), 1.0, atol=1e-12)
 
 
 def _soft_rows(rng, view, frac):
