@@ -3,7 +3,8 @@
 The main study is the assignment's headline figure (scripts/headline.py): mean score vs
 mine density on a 30x30 board for the basic, inference and probability agents, the last
 two with and without the mine total, each point to a 95% CI half-width <= 0.005. It writes
-results/headline/ (summary.csv, pairs.csv, figures). Re-running resumes finished work.
+out/headline/ (summary.csv, pairs.csv, figures; --out DIR elsewhere). Re-running resumes
+finished work.
 
 Usage: python3 scripts/main.py [--quick] [--workers N] [--out DIR] [--quiet]
 """
