@@ -91,8 +91,15 @@ def inference_calls():
         rows.append([case, f"{v['fastsweep API (validation included)']:.3f} ms",
                      f"{v['fastsweep kernel']:.3f} ms",
                      "n/a" if pd.isna(ms) else f"{ms:.3f} ms", int(g.n.iloc[0])])
-    return _md(["`mine_probabilities` per call (median)", "fastsweep API", "fastsweep kernel",
-                "ms-toollib `cal_probability_onboard`", "positions"], rows)
+    table = _md(["`mine_probabilities` per call (median)", "fastsweep API", "fastsweep kernel",
+                 "ms-toollib `cal_probability_onboard`", "positions"], rows)
+    v = b.set_index("variant").value
+    if "speed-up (ms-toollib / fastsweep API)" in v:
+        x = v["speed-up (ms-toollib / fastsweep API)"]
+        table += (f"\n\nOn Expert the API (validation included) is {x:.1f}x faster than ms-toollib "
+                  f"in the same run (target >= 2x: {'met' if x >= 2 else 'missed'}), and the "
+                  f"probabilities agree to {v['max |p_fastsweep - p_ms-toollib|']:.0e}.")
+    return table
 
 
 def inference_outcomes():
@@ -151,9 +158,9 @@ def provenance():
         return "(no record yet: run `python3 scripts/reproduce.py`)"
     with open(path) as f:
         log = json.load(f)
-    rows = [[k, v["date"], v["machine"], f"`{v['command']}`", f"{v['seconds'] / 60:.1f} min"]
-            for k, v in log.items()]
-    return _md(["results", "made on", "machine", "command", "took"], rows)
+    rows = [[k, v["date"], v["machine"], f"`{v['command']}`", f"{v['seconds'] / 60:.1f} min",
+             v.get("note", "")] for k, v in log.items()]
+    return _md(["results", "made on", "machine", "command", "took", "note"], rows)
 
 
 BLOCKS = {"headline": headline, "report": report, "engine": engine,
