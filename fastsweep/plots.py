@@ -147,9 +147,10 @@ def score_figure(summary, kind="score"):
 
 
 def _reference_pairs(pairs, reference):
-    """Rows 'agent minus reference' (sign flipped where the reference is listed second), at
-    equal mine_count, or against the reference's only setting when it has one (the basic
-    agent without the mine total); with a single agent, the effect of the mine total."""
+    """(rows, title, y label): rows 'agent minus reference' (sign flipped where the
+    reference is listed second), at equal mine_count, or against the reference's only
+    setting when it has one (the basic agent without the mine total); with a single
+    agent, the effect of the mine total."""
     agents = list(dict.fromkeys(list(pairs.agent_a) + list(pairs.agent_b)))
     ref = reference or agents[0]
     if ref not in agents:
@@ -166,26 +167,27 @@ def _reference_pairs(pairs, reference):
     rows = pd.concat([a, b])
     if len(ref_mcs) > 1:
         rows = rows[rows.mine_count_a == rows.mine_count_b]
-    if len(rows):
-        return rows, ref, f"Score difference vs {ref} (paired)"
+    if len(rows):  # the title names what was subtracted
+        vs = (f"{ref} (same mine-total setting)" if len(ref_mcs) > 1 else
+              f"{ref} + mine total" if True in ref_mcs else f"{ref} (no mine total)")
+        return rows, f"Score difference vs {vs}, same games", f"Score difference vs {ref} (paired)"
     mc = pairs[(pairs.agent_a == pairs.agent_b) & (pairs.agent_a == ref)
                & (pairs.mine_count_a != pairs.mine_count_b)].copy()
     if mc.mine_count_a.any():
         mc["mean_diff"], mc["ci_low"], mc["ci_high"] = -mc.mean_diff, -mc.ci_high, -mc.ci_low
     mc["mine_count_b"] = True
-    return mc, None, "Score gain from the mine total (paired)"
+    return (mc, "Score gain from the mine total, same games",
+            "Score gain from the mine total (paired)")
 
 
 def diff_figure(pairs, reference=None):
     """Paired difference of mean score (each agent minus ``reference``, default the first
     agent, on the same games) vs density with its 95% CI; one panel per board. None when
     the sweep has no such pairs."""
-    rows, ref, ylabel = _reference_pairs(pairs, reference)
+    rows, title, ylabel = _reference_pairs(pairs, reference)
     if rows.empty:
         return None
     rows = rows.rename(columns={"agent_b": "agent", "mine_count_b": "mine_count"})
-    title = (f"Score difference vs {ref}, same games" if ref else
-             "Score gain from the mine total, same games")
     keys = [k for k in BOARD_KEYS if k in rows]
     return _faceted(rows, keys, "density", "mean_diff", "ci_low", "ci_high", "95% CI", title,
                     DENSITY, ylabel, zero_line=True)

@@ -120,6 +120,8 @@ def test_facets_one_panel_per_board_on_shared_axes(figures):
         assert "keep-going rules" in figures[name].get_suptitle()
     (ax,) = figures["score"].axes  # one board: one panel, the board in the title
     assert "30\u00d730 board" in figures["score"].get_suptitle()
+    # the title names what was subtracted (the legend's plain 'basic' means no mine total)
+    assert figures["diff"].get_suptitle().startswith("Score difference vs basic (no mine total)")
 
 
 def test_one_encoding_per_meaning_in_every_figure(figures):
