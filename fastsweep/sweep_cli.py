@@ -131,7 +131,9 @@ def add_parsers(sub):
     q = sub.add_parser(
         "plot", help="figures from a sweep folder (PDF/PNG/SVG)",
         description="Publication figures from a sweep output folder: score vs density with "
-                    "95% CI bands, paired differences, win rate, time per game vs board size.",
+                    "95% CI bands, paired differences, win rate, time per game (vs board size, "
+                    "or vs density when there are fewer sizes than densities). Several boards: "
+                    "one faceted figure per kind plus one figure per board.",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     q.add_argument("results", metavar="RESULTS_DIR", help="a folder written by fastsweep sweep")
     q.add_argument("--kind", default="score,diff,win,time", help="comma list of score, diff, win, time")
