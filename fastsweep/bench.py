@@ -1,7 +1,10 @@
 """Engine benchmark: games per second of the basic agent, compile and import times.
 
-Used by ``fastsweep bench`` and ``scripts/bench.py``; writes a CSV (default
-results/bench.csv). Medians of several timed runs after a warm-up; one process, one core.
+Used by ``fastsweep bench`` (prints the table; ``--out FILE`` also saves it) and
+``scripts/bench.py`` (saves results/bench.csv). Medians of several timed runs after a
+warm-up; one process, one core. What takes long (compiling a family's kernels into an
+empty cache: minutes for the exact family) is announced on stderr before it starts, and
+timed when it ends, so a long silence is never a hang.
 """
 from __future__ import annotations
 
@@ -26,6 +29,21 @@ BOARDS = [  # label, size, mines, density
 _FIRST_CALL = ("import time; t=time.perf_counter(); import fastsweep; "
                "fastsweep.run({agent!r}, 9, mines=10, games=2); print(time.perf_counter()-t)")
 FAMILIES = ("basic", "probability")  # one agent of each kernel family
+COMPILE_TIME = {"basic": "about 10 s", "probability": "2-3 min"}  # cold, on 2 cores here
+
+
+def _log(msg, end="\n"):
+    print(msg, end=end, file=sys.stderr, flush=True)
+
+
+def _timed(what, fn, *args):
+    """``fn(*args)``, announced on stderr as ``what`` and timed there."""
+    _log(f"bench: {what} ...", end=" ")
+    t0 = time.perf_counter()
+    try:
+        return fn(*args)
+    finally:
+        _log(f"{time.perf_counter() - t0:.1f} s")
 
 
 def machine() -> str:
@@ -53,10 +71,15 @@ def compile_and_import_times(repeats=3, agent="basic"):
     an empty cache, warm seconds: import + first run loading the on-disk JIT cache),
     medians. Each agent family compiles only its own kernels."""
     cold = []
-    for _ in range(max(1, repeats // 2)):
+    runs = max(1, repeats // 2)
+    for k in range(runs):
         with tempfile.TemporaryDirectory() as d:
-            cold.append(_subprocess_seconds({"NUMBA_CACHE_DIR": d}, agent))
-    _subprocess_seconds({}, agent)  # make sure the default cache is populated
+            cold.append(_timed(f"compiling the {agent} kernels into an empty cache to time a "
+                               f"cold start ({COMPILE_TIME.get(agent, 'minutes')}; run "
+                               f"{k + 1} of {runs})", _subprocess_seconds,
+                               {"NUMBA_CACHE_DIR": d}, agent))
+    # make sure the default cache is populated (compiles once more if it is not)
+    _timed(f"loading the {agent} kernels from the on-disk cache", _subprocess_seconds, {}, agent)
     warm = [_subprocess_seconds({}, agent) for _ in range(repeats)]
     return statistics.median(cold), statistics.median(warm)
 
@@ -67,7 +90,7 @@ def time_board(size, mines, density, repeats=5, target_seconds=1.0, agent="basic
     from .runner import timed_run
 
     cfg = make_config(agent, size, mines=mines, density=density, **kw)
-    timed_run(cfg, 0, 20)  # warm-up (compile or load)
+    timed_run(cfg, 0, 20)  # warm-up (the kernels are compiled or loaded by main)
     _, t = timed_run(cfg, 0, 50)
     games = max(50, int(50 * target_seconds / max(t, 1e-6)))
     rates = []
@@ -77,7 +100,19 @@ def time_board(size, mines, density, repeats=5, target_seconds=1.0, agent="basic
     return statistics.median(rates), games
 
 
-def main(repeats=5, out="results/bench.csv", quick=False):
+def main(repeats=5, out=None, quick=False):
+    """Print the benchmark table; also write it to ``out`` (.csv or .parquet) if given.
+
+    Example: ``python -c "from fastsweep.bench import main; main(quick=True)"``.
+    """
+    from .config import make_config
+    from .output import check_table_path, write_table
+    from .runner import timed_run
+
+    if out:
+        check_table_path(out)  # before minutes of timing, not after
+    _timed(f"compiling or loading the basic kernels ({COMPILE_TIME['basic']} to compile "
+           "the first time)", timed_run, make_config("basic", 9, mines=10), 0, 2)
     rows = []
     mach = machine()
     print(f"machine: {mach}")
@@ -100,7 +135,6 @@ def main(repeats=5, out="results/bench.csv", quick=False):
     df["machine"] = mach
     df["date"] = time.strftime("%Y-%m-%d")
     if out:
-        os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
-        df.to_csv(out, index=False)
+        write_table(df, out)
         print(f"wrote {out}")
     return df

@@ -1,60 +1,116 @@
 """Command line: ``fastsweep run | play | bench | sweep | plot`` (argparse).
 
-Every subcommand validates through the same wrappers as the Python API; a bad argument
-prints one line ``fastsweep: error: ...`` and exits with status 2.
+Every subcommand validates through the same wrappers as the Python API, and every error is
+one line on stderr, ``fastsweep <command>: error: ...``, with exit status 2: argparse's own
+usage errors too (:class:`Parser`; argparse would print the whole usage block first), and
+the wrappers' ValueErrors re-worded with the command's flag names (:func:`cli_wording`:
+``mines=M`` becomes ``--mines M``). Game options get their flags from the option table
+(:func:`fastsweep.options.add_flags`), so every option of ``run`` is on ``play`` too.
 """
 from __future__ import annotations
 
 import argparse
-import math
+import os
+import re
 import sys
 
 from .agents import AGENTS
-from .options import OPTIONS
+from .options import OPTIONS, add_flags
 
 
-def _add_board_args(p, size_default=None):
-    """--agent, a flag per row of the option table that has one, and --seed."""
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose usage errors are one line (and a pointer to ``--help``)."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def _at_least(lo):
+    def parse(s):
+        try:
+            v = int(s)
+        except ValueError:
+            v = None
+        if v is None or v < lo:
+            raise argparse.ArgumentTypeError(f"must be an integer >= {lo}, got {s!r}")
+        return v
+    return parse
+
+
+def _add_game_args(p):
+    """--agent, a flag per row of the option table (options.add_flags), and --seed."""
     p.add_argument("--agent", default="basic", help=f"one of: {', '.join(AGENTS)} (default basic)")
-    groups = {}
-    for o in OPTIONS:
-        if o.flag is None:
-            continue
-        if o.name == "size":
-            kw = dict(default=size_default, required=size_default is None)
-        elif o.type is bool:
-            kw = dict(action="store_true")
-        else:
-            kw = dict(default=o.default, type=o.type)
-        if o.group is not None and o.group not in groups:
-            groups[o.group] = p.add_mutually_exclusive_group()
-        (p if o.group is None else groups[o.group]).add_argument(o.flag, help=o.help, **kw)
+    add_flags(p)
     p.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
 
 
-def _board_kwargs(a):
+def _options(a):
+    """The option table's values from the parsed flags (make_config's keywords)."""
     return {o.name: getattr(a, o.name) for o in OPTIONS if o.flag and o.name != "size"}
+
+
+_ASSIGN = re.compile(r"\b([a-z_]+)=('([^']*)'|[A-Za-z_]+)")
+
+
+def cli_wording(message, parser) -> str:
+    """A wrapper's error message in the command's terms: a leading ``name:`` (or
+    ``a/b:``) and ``name=VALUE`` become the flags of ``parser``, on one line.
+
+    >>> p = build_parser()._subparsers._group_actions[0].choices["run"]
+    >>> cli_wording("mines/density: give exactly one of mines=M or density=rho", p)
+    '--mines/--density: give exactly one of --mines M or --density RHO'
+    >>> cli_wording("first_click: use first_click='any' or fewer mines", p)
+    '--first-click: use --first-click any or fewer mines'
+    """
+    flags = {}
+    for act in parser._actions:
+        long = [s for s in act.option_strings if s.startswith("--")]
+        if long and act.dest != "help":
+            flags[act.dest] = long[0]
+    for o in OPTIONS:  # the Python names of options whose sweep keyword differs
+        if o.flag in flags.values():
+            flags.setdefault(o.name, o.flag)
+    for dest in list(flags):  # "agent: unknown agent" in a command that takes --agents
+        if dest.endswith("s"):
+            flags.setdefault(dest[:-1], flags[dest])
+
+    def assign(m):
+        if m.group(1) not in flags:
+            return m.group(0)
+        value = m.group(3) if m.group(3) is not None else m.group(2).upper()  # placeholder
+        return f"{flags[m.group(1)]} {value}"
+
+    message = " ".join(str(message).split("\n"))
+    head, sep, body = message.partition(": ")
+    names = head.split("/")
+    if sep and all(n in flags for n in names):
+        return "/".join(flags[n] for n in names) + sep + _ASSIGN.sub(assign, body)
+    return _ASSIGN.sub(assign, message)
 
 
 def cmd_run(a):
     import time
 
+    from .options import make_config
+    from .output import check_table_path, game_rows, write_table
     from .runner import run
     from .stats import mean_ci, wilson
 
+    cfg = make_config(a.agent, a.size, **_options(a))  # bad input fails before compiling
+    if a.out:
+        check_table_path(a.out)
     t0 = time.perf_counter()
-    run(a.agent, a.size, games=1, seed=a.seed, **_board_kwargs(a))  # compile or load the JIT
+    run(a.agent, a.size, games=1, seed=a.seed, **_options(a))  # compile or load the JIT
     warm = time.perf_counter() - t0
     t0 = time.perf_counter()
-    df = run(a.agent, a.size, games=a.games, seed=a.seed, **_board_kwargs(a))
+    df = run(a.agent, a.size, games=a.games, seed=a.seed, **_options(a))
     wall = time.perf_counter() - t0
     n = len(df)
     m, lo, hi = mean_ci(df.score.to_numpy())
     wins = int(df.won.sum())
     wl, wh = wilson(wins, n)
-    r = df.iloc[0]
-    print(f"agent {a.agent}, board {r.height}x{r.width}, {r.mines} mines, rules {a.rules}, "
-          f"mine count {'known' if a.mine_count else 'unknown'}, seed {a.seed}")
+    print(f"agent {a.agent}, board {cfg.height}x{cfg.width}, {cfg.mines} mines, rules "
+          f"{cfg.rules}, mine count {'known' if a.mine_count else 'unknown'}, seed {a.seed}")
     print(f"games            {n}")
     print(f"mean score       {m:.4f}  (95% CI {lo:.4f} .. {hi:.4f}, normal approximation)")
     print(f"win rate         {wins / n:.4f}  (95% Wilson CI {wl:.4f} .. {wh:.4f})")
@@ -65,13 +121,16 @@ def cmd_run(a):
     print(f"games per second {n / wall:,.0f}  ({wall:.2f} s wall, "
           f"{df.seconds.mean() * 1e6:.1f} us per game in the kernel; "
           f"{warm:.1f} s to compile or load the kernels first)")
+    if a.out:
+        write_table(game_rows(df, cfg), a.out)
+        print(f"wrote {n} games to {a.out}")
 
 
 def cmd_play(a):
     from .trace import play
 
-    t = play(a.agent, a.size, seed=a.seed, game=a.game, **_board_kwargs(a))
-    print(t.text(every=a.every))
+    t = play(a.agent, a.size, seed=a.seed, game=a.game, **_options(a))
+    print(t.summary() if a.quiet else t.text(every=a.every))
 
 
 def cmd_bench(a):
@@ -81,26 +140,36 @@ def cmd_bench(a):
 
 
 def build_parser():
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog="fastsweep",
         description="High-throughput Minesweeper agent simulator. "
                     "Agents: " + "; ".join(f"{k}: {v.description}" for k, v in AGENTS.items()))
-    sub = p.add_subparsers(dest="command", required=True)
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     r = sub.add_parser("run", help="play many games of one configuration and summarise them")
-    _add_board_args(r)
-    r.add_argument("--games", type=int, default=1000, help="games to play (default 1000)")
+    _add_game_args(r)
+    r.add_argument("--games", type=_at_least(1), default=1000, help="games to play (default 1000)")
+    r.add_argument("--out", metavar="FILE", default=None,
+                   help="also save one row per game: game, seed, outcome and configuration "
+                        "(.csv, or .parquet with pyarrow installed)")
     r.set_defaults(func=cmd_run)
 
     q = sub.add_parser("play", help="one game with a play-by-play trace")
-    _add_board_args(q)
-    q.add_argument("--game", type=int, default=0, help="game index under the seed (default 0)")
-    q.add_argument("--every", type=int, default=0, help="print the board every N moves")
+    _add_game_args(q)
+    q.add_argument("--game", type=_at_least(0), default=0,
+                   help="game index under the seed (default 0)")
+    show = q.add_mutually_exclusive_group()
+    show.add_argument("--every", type=_at_least(0), default=0, metavar="N",
+                      help="also print the board every N moves (default: only at the end)")
+    show.add_argument("--quiet", action="store_true",
+                      help="print only the summary line (no moves, no board)")
     q.set_defaults(func=cmd_play)
 
-    b = sub.add_parser("bench", help="games per second of the basic agent (writes results/bench.csv)")
-    b.add_argument("--repeats", type=int, default=5, help="timed runs per board (median; default 5)")
-    b.add_argument("--out", default="results/bench.csv", help="CSV to write")
+    b = sub.add_parser("bench", help="games per second of the basic agent, compile times")
+    b.add_argument("--repeats", type=_at_least(1), default=5,
+                   help="timed runs per board (median; default 5)")
+    b.add_argument("--out", metavar="FILE", default=None,
+                   help="also save the table (.csv or .parquet; default: print only)")
     b.add_argument("--quick", action="store_true", help="fewer games (a smoke test)")
     b.set_defaults(func=cmd_bench)
 
@@ -115,19 +184,19 @@ def build_parser():
 
 def main(argv=None):
     parser = build_parser()
-    a = parser.parse_args(argv)
-    for name in ("games", "every", "repeats"):
-        v = getattr(a, name, None)
-        if v is not None and v < (0 if name == "every" else 1):
-            parser.error(f"--{name}: must be >= {0 if name == 'every' else 1}, got {v}")
-    if getattr(a, "density", None) is not None and math.isnan(a.density):
-        parser.error("--density: must be in [0, 1], got nan")
+    a, extra = parser.parse_known_args(argv)
+    cmd = parser._subparsers._group_actions[0].choices[a.command]
+    if extra:  # argparse would blame the top-level parser and hint at its --help
+        cmd.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         a.func(a)
+    except BrokenPipeError:  # e.g. `fastsweep play ... | head`: the reader has gone
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except ValueError as e:
-        parser.exit(2, f"fastsweep: error: {e}\n")
+        cmd.exit(2, f"{cmd.prog}: error: {cli_wording(e, cmd)}\n")
     except KeyboardInterrupt:
-        parser.exit(130, "fastsweep: interrupted\n")
+        cmd.exit(130, f"{cmd.prog}: interrupted\n")
     return 0
 
 

@@ -31,21 +31,39 @@ _PROBLEMS = {1: "is larger than its number of neighbours",
              3: "needs more mines than its hidden neighbours can hold"}
 
 
-def _state(view, mines):
-    """Validate ``view`` / ``mines`` and build the kernel state (raises ValueError)."""
-    if not isinstance(view, np.ndarray):
-        raise ValueError(f"view: expected a 2-D numpy int8 array, got {type(view).__name__}")
+def _as_view(view):
+    """``view`` as a numpy integer array (any array-like of integers: a list of lists too);
+    a ValueError for masked arrays and for anything that is not integers."""
     if isinstance(view, np.ma.MaskedArray):
         # the kernel would read the masked entries' data: refuse rather than guess
         raise ValueError("view: masked arrays are not accepted; fill the masked cells "
                          "first, e.g. view.filled(-1) for hidden")
+    if not isinstance(view, np.ndarray):
+        try:
+            view = np.asarray(view)
+        except (ValueError, TypeError):  # e.g. rows of different lengths
+            raise ValueError(f"view: expected a 2-D array of integers (rows of equal "
+                             f"length), got {type(view).__name__} {view!r:.60}") from None
     if view.ndim != 2:
         raise ValueError(f"view: expected a 2-D array, got {view.ndim} dimensions")
-    if view.dtype == bool or not np.issubdtype(view.dtype, np.integer):
-        raise ValueError(f"view: expected an integer (int8) array, got dtype {view.dtype}")
-    h, w = view.shape
-    if h < 1 or w < 1:
+    if view.size == 0:
         raise ValueError(f"view: empty board of shape {view.shape}")
+    if view.dtype == bool or not np.issubdtype(view.dtype, np.integer):
+        if np.issubdtype(view.dtype, np.floating) and view.size:
+            odd = view != np.round(view)
+            if odd.any():
+                r, c = np.argwhere(odd)[0]
+                raise ValueError(f"view: value {view[r, c]} at ({r},{c}) is not an integer "
+                                 "(-2 known mine, -1 hidden, 0..8 a clue)")
+        raise ValueError(f"view: expected integers (-2 known mine, -1 hidden, 0..8 a clue), "
+                         f"got dtype {view.dtype}; convert with np.asarray(view, np.int8)")
+    return view
+
+
+def _state(view, mines):
+    """Validate ``view`` / ``mines`` and build the kernel state (raises ValueError)."""
+    view = _as_view(view)
+    h, w = view.shape
     if h * w > MAX_CELLS:
         raise ValueError(f"view: {h}x{w} = {h * w} cells is too large; at most {MAX_CELLS} "
                          "cells (the limit of a game board)")
@@ -113,8 +131,6 @@ def _soft(view, likelihood):
     """(view for the kernels, soft rows (N, 9) or (0, 9)) from a ``likelihood`` argument."""
     if likelihood is None:
         return view, np.zeros((0, 9), np.float64)
-    if not isinstance(view, np.ndarray) or view.ndim != 2:
-        return view, None  # _state reports the view's problem
     L = np.asarray(likelihood, dtype=np.float64)
     if L.shape != view.shape + (9,):
         raise ValueError(f"likelihood: expected shape {view.shape + (9,)} (a row of 9 "
@@ -150,6 +166,7 @@ def _soft(view, likelihood):
 
 def _analyse(view, mines, prior, budget, want_prob, method="auto", likelihood=None):
     _check_args(prior, budget, method)
+    view = _as_view(view)
     view, soft = _soft(view, likelihood)
     S = _state(view, mines)
     n = int(ke.ncells(S))
@@ -167,8 +184,10 @@ def deduce(view, mines=None, *, budget=0, info=False, method="auto", likelihood=
 
     Parameters
     ----------
-    view : int8 array (H, W)
-        -1 hidden, -2 known mine (flagged or detonated), 0..8 a revealed clue.
+    view : array-like of integers (H, W)
+        -1 hidden, -2 known mine (flagged or detonated), 0..8 a revealed clue: an integer
+        numpy array (int8 is what the kernels take) or a list of lists. Masked arrays,
+        booleans and floats are refused.
     mines : int, optional
         Total number of mines on the board (known mines included). Without it, any
         number of mines is possible.
@@ -208,6 +227,8 @@ def deduce(view, mines=None, *, budget=0, info=False, method="auto", likelihood=
     ([[0, 0, 0], [0, 0, 0]], [[0, 0, 0], [0, 0, 0]])
     >>> safe, mine = fastsweep.deduce(view, mines=1)  # the mine is next to both clues
     >>> safe.astype(int).tolist()
+    [[0, 0, 1], [0, 0, 1]]
+    >>> fastsweep.deduce([[1, -1, -1], [1, -1, -1]], mines=1)[0].astype(int).tolist()
     [[0, 0, 1], [0, 0, 1]]
     """
     _, ded, approx, _ = _analyse(view, mines, 0.5, budget, False, method, likelihood)
@@ -265,7 +286,8 @@ def outcome_probabilities(view, mines=None, prior=0.5, *, budget=0, method="auto
     [0.0, 0.667, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.333]
     """
     _check_args(prior, budget, method)
-    shape = np.shape(view)
+    view = _as_view(view)
+    shape = view.shape
     view, soft = _soft(view, likelihood)
     S = _state(view, mines)
     n = int(ke.ncells(S))

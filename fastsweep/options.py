@@ -34,6 +34,8 @@ class Option:
     help: str
     check: Callable
     flag: str | None = None      # CLI flag of run / play / sweep (None: Python only)
+    metavar: str | None = None   # run / play CLI placeholder of the value (--mines M)
+    required: bool = False       # CLI: the flag (or one flag of its group) must be given
     type: Callable | None = None  # argparse type for run / play (bool: an on/off switch)
     group: str | None = None     # CLI flags in one group are mutually exclusive
     sweep: str | None = "single"  # "axis": sweep takes a list; "single": one value; None: not
@@ -147,39 +149,43 @@ def _cell_spec(s):
 
 OPTIONS = (
     Option("size", None, "board size: d (d x d) or HxW, e.g. 16x30",
-           lambda v, c: parse_size(v), flag="--size", sweep="axis", axis="sizes",
+           lambda v, c: parse_size(v), flag="--size", metavar="SIZE", required=True,
+           sweep="axis", axis="sizes",
            sweep_parse=_split, sweep_help="comma-separated sizes: d or HxW, e.g. 10,30,16x30"),
     Option("layout", None, "a fixed mine layout: H x W bool array or list of (row, col)",
            _layout, sweep=None),
     Option("mines", None, "number of mines", _mines, flag="--mines", type=int, group="count",
-           sweep="axis", axis="mines", sweep_parse=_ints, sweep_help="comma-separated mine counts",
+           metavar="M", required=True, sweep="axis", axis="mines", sweep_parse=_ints,
+           sweep_help="comma-separated mine counts",
            slot="P_MINES", to_kernel=lambda cfg, kg: cfg.mines),
     Option("density", None, "fraction of cells that are mines, in [0, 1]", _density,
-           flag="--density", type=float, group="count", sweep="axis", axis="densities",
-           sweep_parse=_parse_range,
+           flag="--density", type=float, group="count", metavar="RHO", required=True,
+           sweep="axis", axis="densities", sweep_parse=_parse_range,
            sweep_help="mine densities: START:STOP:STEP (inclusive) or a comma list"),
     Option("rules", "keep-going", "keep-going (default) or classic", _rules, flag="--rules",
-           sweep="axis", axis="rules", sweep_parse=_split,
+           metavar="RULES", sweep="axis", axis="rules", sweep_parse=_split,
            sweep_help="comma list of keep-going, classic", slot="P_RULES",
            to_kernel=lambda cfg, kg: (kg.RULES_CLASSIC if cfg.rules == "classic"
                                       else kg.RULES_KEEP_GOING)),
     Option("first_click", None, "any | safe | zero (default: safe for classic, any otherwise)",
-           _first_click, flag="--first-click", slot="P_FIRST_CLICK",
+           _first_click, flag="--first-click", metavar="RULE", slot="P_FIRST_CLICK",
            to_kernel=lambda cfg, kg: FIRST_CLICKS.index(cfg.first_click)),
     Option("first_cell", None, "corner | center | random | ROW,COL (default: corner for "
            "classic, random otherwise)", _first_cell, flag="--first-cell",
-           sweep_parse=_cell_spec, slot="P_FIRST_CELL",
+           metavar="CELL", sweep_parse=_cell_spec, slot="P_FIRST_CELL",
            to_kernel=lambda cfg, kg: cfg.first_cell_index()),
     Option("mine_count", False, "tell the agent the number of mines", _mine_count,
            flag="--mine-count", type=bool, sweep="axis", axis="mine_count",
            sweep_parse=_mine_count_spec, sweep_default="both",
            sweep_help="tell agents the mine total: both | yes | no, or AGENT=both|yes|no,...",
            slot="P_MINE_COUNT", to_kernel=lambda cfg, kg: int(cfg.mine_count)),
-    Option("prior", 0.5, "per-cell mine prior of probability agents that do not know the "
-           "mine count, in (0, 1)", _prior, flag="--prior", type=float, slot="F_PRIOR",
-           to_kernel=lambda cfg, kg: cfg.prior),
-    Option("budget", 0, "work budget of exact analyses (0 = the agent's default)", _budget,
-           flag="--budget", type=int, slot="P_BUDGET", to_kernel=lambda cfg, kg: cfg.budget),
+    Option("prior", 0.5, "per-cell mine prior of probability agents that are not told the "
+           "mine count (they do not see the density), in (0, 1)", _prior, flag="--prior",
+           type=float, metavar="P", slot="F_PRIOR", to_kernel=lambda cfg, kg: cfg.prior),
+    Option("budget", 0, "work budget of exact analyses, at most 2**24 (memory grows with it; "
+           "0 = the agents' own, 2**20)", _budget,
+           flag="--budget", type=int, metavar="B", slot="P_BUDGET",
+           to_kernel=lambda cfg, kg: cfg.budget),
 )
 BY_NAME = {o.name: o for o in OPTIONS}
 DEFAULTS = {o.name: o.default for o in OPTIONS}
@@ -189,6 +195,54 @@ _CONFIG_FIELDS = {f.name for f in fields(GameConfig)}
 def sweep_options(kind=None):
     """Rows a sweep takes (``kind``: "axis" or "single" only)."""
     return [o for o in OPTIONS if o.sweep is not None and (kind is None or o.sweep == kind)]
+
+
+def add_flags(parser, sweep=False):
+    """Add a CLI flag for every row of ``OPTIONS`` that has one (the one place CLI flags of
+    game options are made: ``run`` and ``play`` call it, and so can ``sweep``).
+
+    ``sweep=False`` (run, play): one typed value per flag, under the row's name; the
+    help says a numeric default. ``sweep=True``: rows a sweep does not take are left out;
+    a grid axis is a string (``o.sweep_parse`` reads it into a list) under the sweep
+    keyword, with ``o.sweep_help`` (use ``argparse.ArgumentDefaultsHelpFormatter`` for
+    the defaults). Rows of one ``group`` are mutually exclusive; a ``required`` row, or one
+    row of a required group, must be given.
+
+    >>> import argparse
+    >>> p = argparse.ArgumentParser(prog="demo")
+    >>> add_flags(p)
+    >>> a = p.parse_args(["--size", "16x30", "--mines", "99", "--prior", "0.2"])
+    >>> a.size, a.mines, a.density, a.prior, a.budget
+    ('16x30', 99, None, 0.2, 0)
+    >>> s = argparse.ArgumentParser(prog="demo")
+    >>> add_flags(s, sweep=True)
+    >>> s.parse_args(["--size", "10,30", "--density", "0.1:0.3:0.1"]).densities
+    '0.1:0.3:0.1'
+    """
+    groups = {}
+    for o in OPTIONS:
+        if o.flag is None or (sweep and o.sweep is None):
+            continue
+        if sweep and o.sweep == "axis":  # a list, as a string that o.sweep_parse reads
+            kw = dict(dest=o.axis, default=o.sweep_default or o.default,
+                      help=o.sweep_help or o.help)
+        else:
+            kw = dict(dest=o.keyword if sweep else o.name, help=o.help)
+            if o.type is bool:
+                kw["action"] = "store_true"
+            else:
+                kw.update(default=o.default, type=o.type)
+                if not sweep:
+                    kw["metavar"] = o.metavar
+                    if type(o.default) in (int, float):
+                        kw["help"] += f" (default {o.default})"
+        if o.group is None:
+            parser.add_argument(o.flag, required=o.required, **kw)
+            continue
+        if o.group not in groups:
+            req = any(r.required for r in OPTIONS if r.group == o.group)
+            groups[o.group] = parser.add_mutually_exclusive_group(required=req)
+        groups[o.group].add_argument(o.flag, **kw)
 
 
 def given(loc) -> dict:

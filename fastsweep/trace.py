@@ -10,13 +10,15 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .agents import kernels_for, reason_text
+from .agents import AGENTS, kernels_for, reason_text
 from .config import GameConfig, check_seed
 from .kernels import layout as kl
 from .kernels import game as kg
 from .options import agent_params, given, make_config
 
 ACTIONS = {kl.A_REVEAL: "reveal", kl.A_FLAG: "flag", kl.A_GUESS: "guess"}
+LEGEND = ("legend: ? hidden, 0-8 clue, F flagged (a mine), * detonated mine, "
+          "M mine still hidden (shown when the game is over)")
 
 
 def _rc(cell: int, width: int) -> str:
@@ -38,10 +40,23 @@ class Trace:
     mines: np.ndarray  # (H, W) bool
     clues: np.ndarray  # (H, W) int
 
-    def board(self, upto: int | None = None) -> str:
-        """The board as text after ``upto`` moves (default: the end).
+    def board(self, upto: int | None = None, coords: bool = True,
+              show_mines: bool | None = None) -> str:
+        """The board as text after ``upto`` moves (default: the end), with row numbers on
+        the left and column numbers on top (read downwards on boards wider than 10; both
+        repeated on the far side of boards larger than 20), as in the moves' (row,col).
 
-        Legend: ``?`` hidden, ``0``-``8`` revealed clue, ``F`` flagged, ``*`` detonated.
+        Legend (:data:`LEGEND`): ``?`` hidden, ``0``-``8`` revealed clue, ``F`` flagged,
+        ``*`` detonated, ``M`` a mine still hidden (``show_mines``; by default only on the
+        board at the end of the game). ``coords=False``: the bare grid.
+
+        >>> t = play("basic", (3, 12), mines=0, seed=1)
+        >>> print(t.board(0))
+                              1 1
+              0 1 2 3 4 5 6 7 8 9 0 1
+            0 ? ? ? ? ? ? ? ? ? ? ? ?
+            1 ? ? ? ? ? ? ? ? ? ? ? ?
+            2 ? ? ? ? ? ? ? ? ? ? ? ?
         """
         h, w = self.config.height, self.config.width
         st = np.full(h * w, kl.HIDDEN, np.int64)
@@ -51,26 +66,32 @@ class Trace:
         outs = self.moves["out"].to_numpy()[:m]
         st[cells] = np.where(kinds == kl.A_FLAG, kl.FLAGGED,
                              np.where(outs == -1, kl.DETONATED, kl.REVEALED))
-        clue = self.clues.ravel()
-        rows = []
-        for r in range(h):
-            row = []
-            for c in range(w):
-                s = st[r * w + c]
-                row.append("?" if s == kl.HIDDEN else "F" if s == kl.FLAGGED
-                           else "*" if s == kl.DETONATED else str(clue[r * w + c]))
-            rows.append(" ".join(row))
-        return "\n".join(rows)
+        if show_mines is None:
+            show_mines = m >= len(self.moves)
+        sym = np.array(["?", "", "F", "*"], dtype=object)[st]
+        revealed = st == kl.REVEALED
+        sym[revealed] = self.clues.ravel()[revealed].astype(str)
+        if show_mines:
+            sym[(st == kl.HIDDEN) & self.mines.ravel()] = "M"
+        rows = [" ".join(r) for r in sym.reshape(h, w)]
+        if not coords:
+            return "\n".join(rows)
+        rw, cw = len(str(h - 1)), len(str(w - 1))
+        cols = [str(c).rjust(cw) for c in range(w)]
+        head = [" " * (rw + 1) + " ".join(c[d] for c in cols) for d in range(cw)]
+        right = w > 20
+        body = [f"{r:>{rw}} {row}" + (f" {r}" if right else "") for r, row in enumerate(rows)]
+        return "\n".join(head + body + (head if h > 20 else []))
 
     def text(self, every: int = 0) -> str:
         """The play-by-play: one line per move, the board every ``every`` moves (0: only
-        at the end) and a summary line."""
+        at the end, where the mines still hidden are shown), the legend and a summary line."""
         lines = []
         for i, mv in enumerate(self.moves.itertuples(index=False), start=1):
             lines.append(f"{mv.move:5d}  {mv.action:<6} {mv.cell:<10} {mv.outcome:<10} {mv.reason}")
             if every and i % every == 0 and i < len(self.moves):
                 lines += ["", self.board(i), ""]
-        lines += ["", self.board(), "", self.summary()]
+        lines += ["", self.board(), LEGEND, "", self.summary()]
         return "\n".join(lines)
 
     def summary(self) -> str:
@@ -79,6 +100,36 @@ class Trace:
                 f"{r['mines']} mines, {self.config.rules}: {r['moves']} moves, "
                 f"{r['guesses']} guesses, {r['flagged']} flagged, {r['detonated']} detonated, "
                 f"score {r['score']:.3f}, {'won' if r['won'] else 'lost'}")
+
+
+def _prior_notes(cfg: GameConfig, cell, outc, why, reasons) -> list:
+    """``reasons`` with a note on each probability guess that the prior set some cells'
+    probabilities: without the mine total a cell no clue touches is a mine with
+    probability ``prior`` (not the density, which the agent does not know)."""
+    guesses = np.flatnonzero((why == kl.R_PROB_GUESS) | (why == kl.R_APPROX_GUESS))
+    if cfg.mine_count or "prior" not in AGENTS[cfg.agent].options or not len(guesses):
+        return reasons
+    h, w = cfg.height, cfg.width
+    never = len(cell) + 1
+    resolved_at = np.full(h * w, never)
+    resolved_at[cell] = np.arange(len(cell))
+    shown_at = np.full((h + 2, w + 2), never)  # the move that revealed each clue
+    clue = outc >= 0
+    shown_at[1 + cell[clue] // w, 1 + cell[clue] % w] = np.flatnonzero(clue)
+    touched_at = np.full((h, w), never)  # the first move that revealed a neighbour
+    for dr in (0, 1, 2):
+        for dc in (0, 1, 2):
+            if dr != 1 or dc != 1:
+                np.minimum(touched_at, shown_at[dr:dr + h, dc:dc + w], out=touched_at)
+    touched_at = touched_at.ravel()
+    reasons = list(reasons)
+    for j in guesses:
+        free = int(((resolved_at >= j) & (touched_at >= j)).sum())  # hidden, untouched
+        if free:
+            note = (f"prior {cfg.prior:g} for the {free} cell{'s' * (free != 1)} no clue touches"
+                    + (", this one included" if touched_at[cell[j]] >= j else ""))
+            reasons[j] = reasons[j][:-1] + f"; {note})"
+    return reasons
 
 
 def play(agent, size, mines=None, density=None, seed=0, game=0, rules="keep-going",
@@ -120,7 +171,8 @@ def play(agent, size, mines=None, density=None, seed=0, game=0, rules="keep-goin
         "row": cell // w,
         "col": cell % w,
         "outcome": ["detonated" if x == -1 else "flagged" if x == -2 else f"clue {x}" for x in outc],
-        "reason": [reason_text(y, r, aa, p, w) for y, r, aa, p in zip(why, ref, a, probs[:k])],
+        "reason": _prior_notes(cfg, cell, outc, why, [reason_text(y, r, aa, p, w) for y, r, aa, p
+                                                      in zip(why, ref, a, probs[:k])]),
         "kind": kind,
         "cell_index": cell,
         "out": outc,

@@ -1,10 +1,18 @@
 """Benchmark of the game engine (basic agent); writes results/bench.csv.
 
-Usage: python scripts/bench.py [--repeats 5] [--quick]   (same as `fastsweep bench`)
+Usage: python scripts/bench.py [--repeats 5] [--quick] [--out FILE]
+(`fastsweep bench` with the repository's table as the default --out; `fastsweep bench`
+itself only prints unless given --out.)
 """
+import os
 import sys
 
 from fastsweep.cli import main
 
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "results", "bench.csv")
+
 if __name__ == "__main__":
-    sys.exit(main(["bench", *sys.argv[1:]]))
+    args = sys.argv[1:]
+    if not any(a == "--out" or a.startswith("--out=") for a in args):
+        args += ["--out", os.path.normpath(OUT)]
+    sys.exit(main(["bench", *args]))

@@ -7,8 +7,8 @@ import importlib
 
 import pytest
 
-MODULES = ["agents", "debug", "inference", "options", "positions", "runner", "stats",
-           "trace", "kernels.layout", "sweep.grid"]
+MODULES = ["agents", "cli", "debug", "inference", "options", "output", "positions", "runner",
+           "stats", "trace", "kernels.layout", "sweep.grid"]
 
 
 @pytest.mark.parametrize("name", MODULES)

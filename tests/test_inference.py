@@ -325,7 +325,12 @@ def test_random_inconsistent_views_agree_with_oracle():
     (np.zeros((2, 2), bool), "integer"),
     (np.zeros(4, np.int8), "2-D"),
     (np.zeros((2, 2, 2), np.int8), "2-D"),
-    ([[0, -1]], "numpy"),
+    ([[0, -1], [2]], "rows of equal length"),
+    ([[0, -1.5]], r"value -1.5 at \(0,1\) is not an integer"),
+    ([[0, -1.0]], "got dtype float64"),
+    ([[0, None]], "got dtype object"),
+    ([["0", "-1"]], "got dtype <U2"),
+    ([[]], "empty"),
     (np.array([[9, -1]], np.int8), "value 9"),
     (np.array([[-3, -1]], np.int8), "value -3"),
     (np.array([[4, -1]], np.int8), "larger than its number of neighbours"),
@@ -334,6 +339,26 @@ def test_random_inconsistent_views_agree_with_oracle():
 def test_malformed_views_raise(view, text):
     with pytest.raises(ValueError, match=text):
         fastsweep.deduce(view)
+
+
+def test_array_likes_of_integers_are_views():
+    """A list of lists (or any integer array-like) is the same view as its int8 array."""
+    rows = [[1, -1, -1], [1, -1, -2], [0, 1, -1]]
+    arr = np.array(rows, np.int8)
+    for mines in (None, 2):
+        s1, m1 = fastsweep.deduce(rows, mines)
+        s2, m2 = fastsweep.deduce(arr, mines)
+        assert (s1 == s2).all() and (m1 == m2).all()
+        assert np.array_equal(fastsweep.mine_probabilities(rows, mines),
+                              fastsweep.mine_probabilities(arr, mines))
+        assert np.array_equal(fastsweep.outcome_probabilities(rows, mines),
+                              fastsweep.outcome_probabilities(arr, mines))
+    for like in (tuple(map(tuple, rows)), arr.astype(np.int64), arr.astype(np.uint8) * 0):
+        assert fastsweep.mine_probabilities(like).shape == (3, 3)
+    soft = np.full((3, 3, 9), np.nan)
+    soft[0, 0] = [0.1, 0.9, 0, 0, 0, 0, 0, 0, 0]
+    assert np.array_equal(fastsweep.mine_probabilities(rows, likelihood=soft),
+                          fastsweep.mine_probabilities(arr, likelihood=soft))
 
 
 def test_hostile_views_raise_clearly():

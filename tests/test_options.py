@@ -44,6 +44,47 @@ def test_every_option_reaches_every_entry_point():
     assert {"--prior", "--budget"} <= _flags("sweep")
 
 
+def _table_flags(parser):
+    """{flag: (dest, default, required, type, store_true)} of the option table's flags."""
+    table = {o.flag for o in OPTIONS if o.flag}
+    req = {a for g in parser._mutually_exclusive_groups if g.required
+           for a in g._group_actions}
+    return {a.option_strings[0]: (a.dest, a.default, a.required or a in req, a.type,
+                                  a.nargs == 0)
+            for a in parser._actions if a.option_strings and a.option_strings[0] in table}
+
+
+def test_add_flags_makes_run_play_and_sweep_style_flags():
+    import argparse
+
+    from fastsweep.options import add_flags
+
+    p = argparse.ArgumentParser()
+    add_flags(p)
+    sub = next(a for a in cli.build_parser()._actions if a.dest == "command").choices
+    for cmd in ("run", "play"):  # they take their game options from the helper
+        assert _table_flags(sub[cmd]) == _table_flags(p)
+    flags = _table_flags(p)
+    assert set(flags) == {o.flag for o in OPTIONS if o.flag}
+    assert flags["--size"][2] and flags["--mines"][2] and flags["--density"][2]
+    assert flags["--prior"] == ("prior", 0.5, False, float, False)
+    assert flags["--mine-count"][4] and not flags["--rules"][2]
+    a = p.parse_args(["--size", "9", "--density", "0.2", "--prior", "0.3", "--budget", "7",
+                      "--first-cell", "1,2", "--mine-count"])
+    assert (a.density, a.prior, a.budget, a.first_cell, a.mine_count) == (0.2, 0.3, 7, "1,2",
+                                                                          True)
+    with pytest.raises(SystemExit):
+        p.parse_args(["--size", "9", "--mines", "3", "--density", "0.2"])
+    # sweep style: the same flags as the sweep command's own loop builds today (so
+    # sweep_cli can call add_flags(parser, sweep=True) instead, with nothing changed)
+    s = argparse.ArgumentParser()
+    add_flags(s, sweep=True)
+    assert _table_flags(s) == _table_flags(sub["sweep"])
+    a = s.parse_args(["--size", "10,16x30", "--density", "0.1:0.3:0.1", "--prior", "0.2"])
+    assert (a.sizes, a.densities, a.mines, a.mine_count, a.prior) == (
+        "10,16x30", "0.1:0.3:0.1", None, "both", 0.2)
+
+
 def test_kernel_slots_exist_and_match_the_old_parameters():
     for o in OPTIONS:
         if o.slot is not None:
@@ -94,7 +135,8 @@ def test_bad_values_name_the_argument_everywhere(tmp_path, capsys, name, value, 
             cli.main(argv + [flag, str(value)])
         assert e.value.code == 2
         err = capsys.readouterr().err
-        assert err.startswith("fastsweep: error: " + name) and err.count("\n") == 1
+        # the CLI names the flag, not the Python keyword
+        assert err.startswith(f"fastsweep {argv[0]}: error: {flag}: ") and err.count("\n") == 1
 
 
 GRID = dict(agents=["probability"], sizes=[7], densities=[0.3], games=40, chunk_games=20,

@@ -258,7 +258,7 @@ def test_cli_sweep_and_errors(tmp_path, capsys):
     for argv, msg in [
         (["--agents", "nosuch"], "known agents: basic"),
         (["--workers", "0"], "workers: must be an integer >= 1"),
-        (["--mine-count", "maybe"], "mine_count: expected both, yes, no"),
+        (["--mine-count", "maybe"], "--mine-count: expected both, yes, no"),
     ]:
         with pytest.raises(SystemExit) as e:
             cli.main(["sweep", "--size", "8", "--density", "0.2", "--games", "5",

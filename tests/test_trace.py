@@ -4,6 +4,7 @@ import sys
 
 
 from fastsweep import play, run
+from fastsweep.trace import LEGEND
 
 
 def test_trace_is_the_batch_game():
@@ -33,12 +34,13 @@ def test_trace_moves_are_consistent():
 
 def test_board_text_legend():
     t = play("basic", (4, 6), mines=5, seed=2)
-    assert t.board(0) == "\n".join(" ".join("?" * 6) for _ in range(4))
-    end = t.board()
+    assert t.board(0, coords=False) == "\n".join(" ".join("?" * 6) for _ in range(4))
+    assert t.board(0).splitlines() == ["  0 1 2 3 4 5"] + [f"{r} ? ? ? ? ? ?" for r in range(4)]
+    end = t.board(coords=False)
     assert set(end.replace(" ", "").replace("\n", "")) <= set("012345678F*")
     assert end.count("F") == t.result["flagged"] and end.count("*") == t.result["detonated"]
     text = t.text(every=5)
-    assert text.count("\n\n") >= 2 and t.summary() in text
+    assert text.count("\n\n") >= 2 and t.summary() in text and LEGEND in text
 
 
 def test_cli_play_prints_trace():
