@@ -44,7 +44,7 @@ def main(argv=None):
               out=out, quiet=a.quiet)
     wall = time.perf_counter() - t0
     run_file = os.path.join(out, "run.json")
-    if not os.path.exists(run_file):  # the from-scratch time; a resumed run is not one
+    if not os.path.exists(run_file) and not r.reused_chunks:  # from scratch only
         with open(run_file, "w") as f:
             json.dump({"wall_seconds_from_scratch": round(wall, 1), "workers": a.workers or
                        os.cpu_count(), "cpus": os.cpu_count(), "machine": platform.processor()
@@ -53,8 +53,15 @@ def main(argv=None):
     s = r.summary
     print(s[["agent", "mine_count", "density", "games", "mean_score", "ci_half", "hit_cap",
              "us_per_game"]].to_string(index=False, float_format=lambda v: f"{v:.4f}"))
-    print(f"{int(s.games.sum()):,} games in {wall:.1f} s; max CI half-width "
-          f"{s.ci_half.max():.4f}; {int(s.hit_cap.sum())} point(s) at the game cap")
+    games = int(s.games.sum())
+    if not r.played_chunks:  # a rate over games read from disk would be meaningless
+        how = (f"{games:,} games loaded from {out} ({r.reused_chunks:,} chunks reused, none "
+               f"played)")
+    else:
+        how = (f"{games:,} games; {r.played_chunks:,} chunks played in {wall:.1f} s"
+               + (f", {r.reused_chunks:,} reused from {out}" if r.reused_chunks else ""))
+    print(f"{how}; max CI half-width {s.ci_half.max():.4f}; "
+          f"{int(s.hit_cap.sum())} point(s) at the game cap")
     for f in files:
         print(f"wrote {f}")
 
