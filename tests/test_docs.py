@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 MODULES = ["agents", "debug", "inference", "options", "positions", "runner", "stats",
-           "trace", "kernels.layout", "sweep.grid"]
+           "trace", "kernels.layout", "sweep.grid", "sweep.grow", "sweep.progress", "sweep.table"]
 
 
 @pytest.mark.parametrize("name", MODULES)
