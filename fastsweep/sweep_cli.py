@@ -44,7 +44,9 @@ class _Help(argparse.ArgumentDefaultsHelpFormatter):
 
 
 def cmd_sweep(a):
-    from .sweep import sweep
+    import sys
+
+    from .sweep import SweepWorkerError, sweep
 
     kw = {}
     for o in sweep_options():  # the option table's flags, under sweep's keywords
@@ -58,10 +60,14 @@ def cmd_sweep(a):
         if unknown:
             raise ValueError(f"mine_count: agents {sorted(unknown)} are not in --agents")
         kw["mine_count"] = {ag: mc.get(ag, [False]) for ag in agents}
-    r = sweep(agents, games=a.games, ci=a.ci, min_games=a.min_games, max_games=a.max_games,
-              seed=a.seed, workers=a.workers, backend=a.backend, scheduler=a.scheduler,
-              out=a.out, chunk_games=a.chunk_games, per_game=a.per_game, quiet=a.quiet,
-              timeout=a.timeout, **kw)
+    try:
+        r = sweep(agents, games=a.games, ci=a.ci, min_games=a.min_games,
+                  max_games=a.max_games, seed=a.seed, workers=a.workers, backend=a.backend,
+                  scheduler=a.scheduler, out=a.out, chunk_games=a.chunk_games,
+                  per_game=a.per_game, quiet=a.quiet, timeout=a.timeout, **kw)
+    except SweepWorkerError as e:  # not bad input (exit 2): a failed run, in one line
+        print(f"fastsweep: error: {e}", file=sys.stderr)
+        raise SystemExit(1) from None
     s = r.summary
     cols = ["agent", "mine_count", "height", "width", "mines", "rules", "games", "mean_score",
             "ci_half", "win_rate", "mean_guesses", "us_per_game"]

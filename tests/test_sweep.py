@@ -279,15 +279,26 @@ def test_dask_from_a_script_without_main_guard(tmp_path, base):
                                                   "summary.csv"]
 
 
-def test_dask_local_workers_are_separate_processes():
+def test_dask_local_workers_are_separate_processes_and_their_death_is_an_error():
     pytest.importorskip("dask.distributed")
+    import signal
+    import time
+
     ex = SW.backends.Dask(2, None, ["basic"], 10, SW.warm_up)
     try:
         pids = ex.client.run(os.getpid)
         assert len(set(pids.values())) == 2 and os.getpid() not in pids.values()
         assert ex.nworkers == 2
+        f = ex.submit(time.sleep, 120)
+        for pid in pids.values():  # nothing restarts them: waiting must not hang
+            os.kill(pid, signal.SIGKILL)
+        with pytest.raises(RuntimeError, match="a local Dask worker exited: exit code -9"):
+            ex.wait([f])
     finally:
         ex.close()
+    for pid in pids.values():  # reaped: no zombie or orphan left behind
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
 
 
 def test_plain_progress_lines_without_a_terminal(capsys, monkeypatch):
@@ -369,3 +380,17 @@ def test_cli_sweep_and_errors(tmp_path, capsys):
         assert e.value.code == 2
         err = capsys.readouterr().err
         assert msg in err and err.count("\n") == 1
+
+
+def test_cli_worker_failure_is_one_line(tmp_path, capsys, monkeypatch):
+    def broken(cfg, seed, first, games):
+        raise FloatingPointError("boom")
+
+    monkeypatch.setattr(SW.execute, "_play", broken)
+    with pytest.raises(SystemExit) as e:
+        cli.main(["sweep", "--size", "8", "--density", "0.2", "--games", "30", "--workers", "1",
+                  "--quiet", "--out", str(tmp_path / "o")])
+    assert e.value.code == 1
+    err = capsys.readouterr().err
+    assert err.startswith("fastsweep: error: configuration agent=basic") and "boom" in err
+    assert err.count("\n") == 1 and "finished chunks are kept in" in err

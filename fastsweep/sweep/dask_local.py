@@ -72,8 +72,8 @@ class LocalSubprocessCluster:
         self.log = tempfile.TemporaryFile()  # workers' stderr: the reason if they fail
         spec = {"cls": _Worker, "options": {"nworkers": workers, "log": self.log}}
         self.cluster = SpecCluster(
-            scheduler={"cls": Scheduler, "options": dict(
-                host="127.0.0.1", port=0, dashboard=False, dashboard_address=None)},
+            scheduler={"cls": Scheduler, "options": dict(  # its HTTP server on any free port
+                host="127.0.0.1", port=0, dashboard=False, dashboard_address="127.0.0.1:0")},
             workers={i: spec for i in range(workers)}, silence_logs=logging.ERROR)
         try:
             self.client = Client(self.cluster)
@@ -97,9 +97,11 @@ class LocalSubprocessCluster:
         return any(w.exited() for w in self.cluster.workers.values())
 
     def last_error(self):
+        """The workers' last line on stderr, or their exit codes."""
         self.log.seek(0)
         lines = [x for x in self.log.read().decode(errors="replace").splitlines() if x.strip()]
-        return lines[-1].strip() if lines else "no message"
+        codes = [w.proc.returncode for w in self.cluster.workers.values() if w.exited()]
+        return lines[-1].strip() if lines else f"exit code {', '.join(map(str, codes))}"
 
     def close(self):
         client, self.client = getattr(self, "client", None), None

@@ -156,7 +156,13 @@ def _execute(plan, pending, params, store, workers, backend, scheduler, timeout,
                     inflight[ex.submit(run_batch, tasks, seed, per_game)] = tasks
             if not inflight:
                 break
-            for f in ex.wait(list(inflight)):
+            try:
+                finished = ex.wait(list(inflight))
+            except RuntimeError as e:  # the backend lost its workers: nothing more finishes
+                error = error or SweepWorkerError(str(e))
+                ex.close(cancel=True)
+                break
+            for f in finished:
                 tasks = inflight.pop(f)
                 try:
                     res = f.result()
