@@ -301,6 +301,19 @@ def test_dask_local_workers_are_separate_processes_and_their_death_is_an_error()
             os.kill(pid, 0)
 
 
+def test_dask_workers_that_cannot_start_are_one_line_and_leave_no_folder(tmp_path,
+                                                                        monkeypatch):
+    pytest.importorskip("dask.distributed")
+    import sys
+
+    monkeypatch.setattr(sys, "executable", "/bin/false")  # what the workers are started with
+    out = tmp_path / "o"
+    with pytest.raises(ValueError, match=r"^backend: the local Dask workers exited: exit code 1"):
+        SW.sweep(["basic"], 8, densities=[0.2], games=30, workers=2, backend="dask",
+                 out=str(out), quiet=True)
+    assert not out.exists()
+
+
 def test_plain_progress_lines_without_a_terminal(capsys, monkeypatch):
     """stderr is not a terminal under pytest's capture: a plain line every INTERVAL
     seconds (0 here: after every finished batch), a start and an end line."""

@@ -18,6 +18,7 @@ import logging
 import os
 import sys
 import tempfile
+import time
 
 from distributed import Scheduler
 from distributed.deploy.spec import ProcessInterface, SpecCluster
@@ -83,8 +84,6 @@ class LocalSubprocessCluster:
             raise
 
     def _wait_for(self, n):
-        import time
-
         deadline = time.monotonic() + START_TIMEOUT
         while len(self.client.nthreads()) < n:
             if self.exited() or time.monotonic() > deadline:
