@@ -1,5 +1,6 @@
-"""Command line for the sweep driver and its figures: ``fastsweep sweep`` and
-``fastsweep plot`` (added to :mod:`fastsweep.cli` by :func:`add_parsers`).
+"""Command line for the sweep driver, its figures and tables: ``fastsweep sweep``,
+``fastsweep plot`` and ``fastsweep table`` (added to :mod:`fastsweep.cli` by
+:func:`add_parsers`).
 """
 from __future__ import annotations
 
@@ -30,9 +31,22 @@ def parse_mine_count(spec):
     return out
 
 
+class _Help(argparse.ArgumentDefaultsHelpFormatter):
+    """Appends "(default: X)" only where the help does not state its default already and
+    there is one to show (not None or False)."""
+
+    def _get_help_string(self, action):
+        h = action.help or ""
+        d = action.default
+        if "default" in h or d is None or d is False or d == argparse.SUPPRESS:
+            return h
+        return super()._get_help_string(action)
+
+
 def cmd_sweep(a):
-    from .stats import CI_METHOD
-    from .sweep import sweep
+    import sys
+
+    from .sweep import SweepWorkerError, sweep
 
     kw = {}
     for o in sweep_options():  # the option table's flags, under sweep's keywords
@@ -46,17 +60,23 @@ def cmd_sweep(a):
         if unknown:
             raise ValueError(f"mine_count: agents {sorted(unknown)} are not in --agents")
         kw["mine_count"] = {ag: mc.get(ag, [False]) for ag in agents}
-    r = sweep(agents, games=a.games, ci=a.ci, min_games=a.min_games, max_games=a.max_games,
-              seed=a.seed, workers=a.workers, backend=a.backend, scheduler=a.scheduler,
-              out=a.out, chunk_games=a.chunk_games, per_game=a.per_game, quiet=a.quiet,
-              timeout=a.timeout, **kw)
+    try:
+        r = sweep(agents, games=a.games, ci=a.ci, min_games=a.min_games,
+                  max_games=a.max_games, seed=a.seed, workers=a.workers, backend=a.backend,
+                  scheduler=a.scheduler, out=a.out, chunk_games=a.chunk_games,
+                  per_game=a.per_game, quiet=a.quiet, timeout=a.timeout, **kw)
+    except SweepWorkerError as e:  # not bad input (exit 2): a failed run, in one line
+        print(f"fastsweep: error: {e}", file=sys.stderr)
+        raise SystemExit(1) from None
     s = r.summary
     cols = ["agent", "mine_count", "height", "width", "mines", "rules", "games", "mean_score",
             "ci_half", "win_rate", "mean_guesses", "us_per_game"]
     if a.ci is not None:
         cols.append("hit_cap")
     print(s[cols].to_string(index=False, float_format=lambda v: f"{v:.4f}"))
-    print(CI_METHOD)
+    print(r.ci_method)
+    if r.reused_chunks:
+        print(f"{r.reused_chunks:,} chunk(s) reused from {a.out}, {r.played_chunks:,} played")
     if a.ci is not None and s.hit_cap.any():
         print(f"{int(s.hit_cap.sum())} configuration(s) stopped at --max-games {a.max_games} "
               f"before reaching half-width {a.ci}")
@@ -81,15 +101,24 @@ def cmd_plot(a):
         print(f"wrote {f}")
 
 
+def cmd_table(a):
+    from .sweep.table import table
+
+    print(table(a.results, rows=a.rows, cols=a.cols, value=a.value, ci=a.ci, fmt=a.format,
+                digits=a.digits, where=a.where), end="")
+
+
 def add_parsers(sub):
-    """Add ``sweep`` and ``plot`` to the ``fastsweep`` subcommands."""
+    """Add ``sweep``, ``plot`` and ``table`` to the ``fastsweep`` subcommands."""
     s = sub.add_parser(
         "sweep", help="play a grid of configurations on every core and summarise it",
         description="Play agents x mine-count x sizes x densities (or mines) x rules, in "
                     "deterministic chunks of games (same numbers for any --workers or "
                     "backend). With --out, finished chunks are saved as they complete and "
-                    "re-running the same command resumes.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                    "re-running the same command resumes; more games, another --ci or more "
+                    "sizes, densities, rules, agents or mine-count settings grow the folder, "
+                    "reusing its finished chunks.",
+        formatter_class=_Help)
     s.add_argument("--agents", default="basic",
                    help=f"comma-separated agents, from: {', '.join(AGENTS)}")
     groups = {}
@@ -125,16 +154,22 @@ def add_parsers(sub):
                    help="games per chunk (default: ~20,000 cell-games, 10..250)")
     s.add_argument("--out", default=None, help="output folder (resumable)")
     s.add_argument("--per-game", action="store_true", help="also write every game's row")
-    s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.add_argument("--quiet", action="store_true",
+                   help="no progress (a bar on a terminal; otherwise a line every 15 s)")
     s.set_defaults(func=cmd_sweep)
 
     q = sub.add_parser(
         "plot", help="figures from a sweep folder (PDF/PNG/SVG)",
         description="Publication figures from a sweep output folder: score vs density with "
+<<<<<<< HEAD
                     "95% CI bands, paired differences, win rate, time per game (vs board size, "
                     "or vs density when there are fewer sizes than densities). Several boards: "
                     "one faceted figure per kind plus one figure per board.",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+=======
+                    "95% CI bands, paired differences, win rate, time per game vs board size.",
+        formatter_class=_Help)
+>>>>>>> sweeps
     q.add_argument("results", metavar="RESULTS_DIR", help="a folder written by fastsweep sweep")
     q.add_argument("--kind", default="score,diff,win,time", help="comma list of score, diff, win, time")
     q.add_argument("--format", default="pdf,png", help="comma list of pdf, png, svg")
@@ -142,3 +177,25 @@ def add_parsers(sub):
     q.add_argument("--reference", default=None,
                    help="agent that paired differences are taken against (default: the first)")
     q.set_defaults(func=cmd_plot)
+
+    from .sweep.table import FIELDS, FORMATS
+
+    t = sub.add_parser(
+        "table", help="a pivot table of a sweep folder (Markdown, LaTeX, CSV)",
+        description="One summary value per cell, rows and columns from the sweep's fields; "
+                    "an agent told the mine total reads 'AGENT + total' unless mine_count is "
+                    "a row or column field. LaTeX uses booktabs rules.",
+        formatter_class=_Help)
+    t.add_argument("results", metavar="RESULTS_DIR", help="a folder written by fastsweep sweep")
+    t.add_argument("--rows", default="density",
+                   help=f"comma list of fields, from: {', '.join(FIELDS)}")
+    t.add_argument("--cols", default="agent", help="comma list of fields (as --rows)")
+    t.add_argument("--value", default="mean_score",
+                   help="summary column: mean_score, win_rate, games, mean_guesses, ...")
+    t.add_argument("--ci", action="store_true",
+                   help="add the 95%% interval: mean_score +- half-width, win_rate [Wilson]")
+    t.add_argument("--format", default="markdown", help=" | ".join(FORMATS))
+    t.add_argument("--digits", type=int, default=3, help="decimals")
+    t.add_argument("--where", default=None,
+                   help="keep rows with these field values, e.g. size=30x30,rules=classic")
+    t.set_defaults(func=cmd_table)

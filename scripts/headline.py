@@ -52,14 +52,22 @@ def main(argv=None):
                    "wall_seconds": round(wall, 1), "workers": a.workers or os.cpu_count(),
                    "cpus": os.cpu_count(), "machine": platform.processor() or platform.machine(),
                    "games": int(r.summary.games.sum()),
+                   "chunks_reused": int(r.reused_chunks), "chunks_played": int(r.played_chunks),
                    "command": "python3 scripts/headline.py " + " ".join(argv or sys.argv[1:])},
                   f, indent=1)
     files = plot_results(out, kinds=["score", "diff", "win"], formats=["pdf", "png"])
     s = r.summary
     print(s[["agent", "mine_count", "density", "games", "mean_score", "ci_half", "hit_cap",
              "us_per_game"]].to_string(index=False, float_format=lambda v: f"{v:.4f}"))
-    print(f"{int(s.games.sum()):,} games in {wall:.1f} s; max CI half-width "
-          f"{s.ci_half.max():.4f}; {int(s.hit_cap.sum())} point(s) at the game cap")
+    games = int(s.games.sum())
+    if not r.played_chunks:  # a rate over games read from disk would be meaningless
+        how = (f"{games:,} games loaded from {out} ({r.reused_chunks:,} chunks reused, none "
+               f"played)")
+    else:
+        how = (f"{games:,} games; {r.played_chunks:,} chunks played in {wall:.1f} s"
+               + (f", {r.reused_chunks:,} reused from {out}" if r.reused_chunks else ""))
+    print(f"{how}; max CI half-width {s.ci_half.max():.4f}; "
+          f"{int(s.hit_cap.sum())} point(s) at the game cap")
     for f in files:
         print(f"wrote {f}")
 

@@ -8,7 +8,8 @@ import importlib
 import pytest
 
 MODULES = ["agents", "cli", "debug", "inference", "options", "output", "positions", "runner",
-           "stats", "trace", "kernels.layout", "sweep.grid"]
+           "stats", "trace", "kernels.layout", "sweep.grid", "sweep.grow", "sweep.progress",
+           "sweep.table"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -41,7 +41,9 @@ def test_summary_shape_and_counts(base):
     s = base.summary
     assert len(s) == 2 * 2 * 2  # sizes x densities x mine_count
     assert (s.games == 110).all()
-    assert s.ci_method.str.contains("Wilson").all()
+    # the CI method is stated once (params.json), not on every row
+    assert "ci_method" not in s.columns and "ci_method" not in base.pairs.columns
+    assert "Wilson" in base.ci_method and base.params["ci_method"] == base.ci_method
     assert len(base.pairs) == 4  # one pair (mc False vs True) per board
     assert np.isfinite(s[["mean_score", "ci_low", "ci_high", "win_low", "win_high"]]).all().all()
 
@@ -142,7 +144,7 @@ def test_resume_after_interruption_equals_uninterrupted(tmp_path, monkeypatch, m
     resumed = SW.sweep(workers=2, out=str(out), **grid)
     _same(whole, resumed)
     lines = [json.loads(x) for x in (out / "chunks.jsonl").read_text().splitlines()]
-    keys = [(x["b"], x["k"]) for x in lines]
+    keys = [(x["key"], x["k"]) for x in lines]
     assert len(keys) == len(set(keys))  # finished chunks were skipped, not replayed
     assert [json.loads(x) for x in kept] == lines[:len(kept)]
     _same(whole, SW.load(str(out)))
@@ -209,18 +211,143 @@ def test_unreachable_scheduler(tmp_path):
 
 
 def test_existing_folder_with_a_different_grid_is_refused(tmp_path):
+    """Growing is allowed (tests/test_sweep_grow.py); dropping part of the grid or a
+    non-sweep folder is refused before anything is written."""
     out = tmp_path / "o"
-    SW.sweep(["basic"], 8, densities=[0.2], games=30, workers=1, out=str(out), quiet=True)
+    SW.sweep(["basic"], 8, densities=[0.2, 0.3], games=30, workers=1, out=str(out), quiet=True)
     before = {f: (out / f).read_bytes() for f in os.listdir(out)}
-    with pytest.raises(ValueError, match=r"different parameters \(densities\)"):
+    with pytest.raises(ValueError, match=r"holds densities 0.3 that this run lacks"):
+        SW.sweep(["basic"], 8, densities=[0.2], games=30, workers=1, out=str(out), quiet=True)
+    with pytest.raises(ValueError, match=r"different parameters \(seed\)"):
         SW.sweep(["basic"], 8, densities=[0.2, 0.3], games=30, workers=1, out=str(out),
-                 quiet=True)
+                 quiet=True, seed=1)
     assert {f: (out / f).read_bytes() for f in os.listdir(out)} == before
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "notes.txt").write_text("mine")
     with pytest.raises(ValueError, match="not empty and has no params.json"):
         SW.sweep(["basic"], 8, densities=[0.2], games=30, out=str(tmp_path / "other"))
     assert os.listdir(tmp_path / "other") == ["notes.txt"]
+
+
+def test_backend_that_fails_to_start_leaves_no_folder(tmp_path, monkeypatch):
+    def broken(*a):
+        raise ValueError("backend: the local Dask workers exited: boom")
+
+    monkeypatch.setattr(SW.execute, "_backend", broken)
+    out = tmp_path / "o"
+    with pytest.raises(ValueError, match="boom"):
+        SW.sweep(["basic"], 8, densities=[0.2], games=30, out=str(out), quiet=True)
+    assert not out.exists()
+    monkeypatch.undo()
+    SW.sweep(["basic"], 8, densities=[0.2], games=30, workers=1, out=str(out), quiet=True)
+    before = {f: (out / f).read_bytes() for f in os.listdir(out)}
+    monkeypatch.setattr(SW.execute, "_backend", broken)
+    with pytest.raises(ValueError, match="boom"):  # growing: the folder stays as it was
+        SW.sweep(["basic"], 8, densities=[0.2], games=60, out=str(out), quiet=True)
+    assert {f: (out / f).read_bytes() for f in os.listdir(out)} == before
+
+
+NO_GUARD = """
+import json, sys
+import fastsweep
+r = fastsweep.sweep(["basic"], [8, 7], densities=[0.15, 0.35], games=110, chunk_games=25,
+                    seed=7, workers=2, backend="dask", out="o", quiet=True)
+print(json.dumps(r.summary.drop(columns=["us_per_game"]).to_dict("list")))
+"""
+
+
+def test_dask_from_a_script_without_main_guard(tmp_path, base):
+    """Dask's LocalCluster spawns workers that re-run an unguarded __main__; the local
+    cluster's workers are plain subprocesses, so such a script works, in parallel (two
+    worker processes) and with the numbers of the in-process run."""
+    pytest.importorskip("dask.distributed")
+    import subprocess
+    import sys
+
+    (tmp_path / "script.py").write_text(NO_GUARD)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(fastsweep.__file__)))
+    env = dict(os.environ, PYTHONPATH=root)
+    p = subprocess.run([sys.executable, "script.py"], cwd=tmp_path, env=env, text=True,
+                       capture_output=True, timeout=600)
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert "Traceback" not in p.stderr and "Nanny" not in p.stderr
+    got = json.loads(p.stdout.strip().splitlines()[-1])
+    ref = SW.sweep(["basic"], [8, 7], densities=[0.15, 0.35], games=110, chunk_games=25,
+                   seed=7, workers=1, quiet=True).summary.drop(columns=["us_per_game"])
+    assert got == json.loads(json.dumps(ref.to_dict("list")))
+    assert sorted(os.listdir(tmp_path / "o")) == ["chunks.jsonl", "pairs.csv", "params.json",
+                                                  "summary.csv"]
+
+
+def test_dask_local_workers_are_separate_processes_and_their_death_is_an_error():
+    pytest.importorskip("dask.distributed")
+    import signal
+    import time
+
+    ex = SW.backends.Dask(2, None, ["basic"], 10, SW.warm_up)
+    try:
+        pids = ex.client.run(os.getpid)
+        assert len(set(pids.values())) == 2 and os.getpid() not in pids.values()
+        assert ex.nworkers == 2
+        f = ex.submit(time.sleep, 120)
+        for pid in pids.values():  # nothing restarts them: waiting must not hang
+            os.kill(pid, signal.SIGKILL)
+        with pytest.raises(RuntimeError, match="a local Dask worker exited: exit code -9"):
+            ex.wait([f])
+    finally:
+        ex.close()
+    for pid in pids.values():  # reaped: no zombie or orphan left behind
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+
+
+def test_dask_workers_that_cannot_start_are_one_line_and_leave_no_folder(tmp_path,
+                                                                        monkeypatch):
+    pytest.importorskip("dask.distributed")
+    import sys
+
+    monkeypatch.setattr(sys, "executable", "/bin/false")  # what the workers are started with
+    out = tmp_path / "o"
+    with pytest.raises(ValueError, match=r"^backend: the local Dask workers exited: exit code 1"):
+        SW.sweep(["basic"], 8, densities=[0.2], games=30, workers=2, backend="dask",
+                 out=str(out), quiet=True)
+    assert not out.exists()
+
+
+def test_plain_progress_lines_without_a_terminal(capsys, monkeypatch):
+    """stderr is not a terminal under pytest's capture: a plain line every INTERVAL
+    seconds (0 here: after every finished batch), a start and an end line."""
+    monkeypatch.setattr(SW.progress, "INTERVAL", 0.0)
+    SW.sweep(workers=1, **dict(GRID, quiet=False))
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("sweep: 8 points, 880 games to play")
+    mids = [x for x in err[1:-1] if " elapsed" in x]
+    assert mids and all(x.startswith("sweep: ") and "points done" in x for x in mids)
+    assert "remaining" in mids[0] and "/880 games" in mids[0]
+    assert err[-1].startswith("sweep: 8/8 points done, 880 games played in ")
+    SW.sweep(workers=1, **GRID)  # quiet: nothing
+    assert capsys.readouterr().err == ""
+
+
+def test_progress_lines_follow_the_clock():
+    import io
+
+    t, out = [0.0], io.StringIO()
+    p = SW.progress.Progress(1000, 0, 10, lambda: 3, stream=out, clock=lambda: t[0],
+                             interval=20)
+    for now in (5, 15, 21, 30, 41, 62):
+        t[0] = float(now)
+        p.update(100)
+    lines = out.getvalue().splitlines()[1:]
+    # lines at 21 s (300 games), 41 s (500) and 62 s (600): at least 20 s apart
+    assert [x.split(", ")[1] for x in lines] == ["300/1,000 games", "500/1,000 games",
+                                                  "600/1,000 games"]
+    assert lines[0] == ("sweep: 3/10 points done, 300/1,000 games, 0:21 elapsed, about "
+                        "0:49 remaining")
+    p.add_total(500)
+    t[0] = 3725.0
+    p.update(0)
+    assert out.getvalue().splitlines()[-1].endswith("1:02:05 elapsed, about 1:33:08 remaining")
 
 
 def test_finished_folder_reruns_without_playing(tmp_path, monkeypatch):
@@ -266,3 +393,17 @@ def test_cli_sweep_and_errors(tmp_path, capsys):
         assert e.value.code == 2
         err = capsys.readouterr().err
         assert msg in err and err.count("\n") == 1
+
+
+def test_cli_worker_failure_is_one_line(tmp_path, capsys, monkeypatch):
+    def broken(cfg, seed, first, games):
+        raise FloatingPointError("boom")
+
+    monkeypatch.setattr(SW.execute, "_play", broken)
+    with pytest.raises(SystemExit) as e:
+        cli.main(["sweep", "--size", "8", "--density", "0.2", "--games", "30", "--workers", "1",
+                  "--quiet", "--out", str(tmp_path / "o")])
+    assert e.value.code == 1
+    err = capsys.readouterr().err
+    assert err.startswith("fastsweep: error: configuration agent=basic") and "boom" in err
+    assert err.count("\n") == 1 and "finished chunks are kept in" in err

@@ -11,17 +11,21 @@ Vocabulary
 Determinism: a chunk's numbers depend only on (root seed, configuration, chunk index);
 the adaptive stopping rule is evaluated on chunk *prefixes* 0..K-1 in order, so how
 many workers ran which chunks when never changes a summary. Chunks played beyond the
-stopping point (speculation) are recorded but not used.
+stopping point (speculation) are recorded but not used (a tighter ``ci`` later uses them).
 
-Output folder (``out=``): ``params.json`` (the run's arguments; a different grid is
-refused), ``chunks.jsonl`` (one line of sums per finished chunk, appended and fsynced as
-chunks finish, so an interrupted run loses nothing), ``summary.csv`` and ``pairs.csv``
-when done, and ``per_game/`` with ``per_game=True``.
+Output folder (``out=``): ``params.json`` (the sweep it holds, with the CI method),
+``chunks.jsonl`` (one line of sums and per-game scores per finished chunk, filed under its board's key,
+appended and fsynced as chunks finish, so an interrupted run loses nothing),
+``summary.csv`` and ``pairs.csv`` when done, and ``per_game/`` with ``per_game=True``.
+A run on an existing folder resumes or grows it (more games, another ``ci``, more boards
+or members: finished chunks are reused); a change that would mix different games is
+refused (:mod:`.grow`).
 
-Modules, in dependency order: ``grid`` (arguments -> the grid), ``plan`` (chunks and the
-stopping rule), ``store`` (the output folder), ``backends`` (in-process, process pool,
-Dask), ``execute`` (workers and the scheduling loop), ``summary`` (statistics,
-:func:`load`); this module holds :func:`sweep` itself.
+Modules, in dependency order: ``grid`` (arguments -> the grid), ``grow`` (what a run may
+change in a folder), ``plan`` (chunks and the stopping rule), ``store`` (the output
+folder), ``backends`` and ``dask_local`` (in-process, process pool, Dask), ``progress``,
+``execute`` (workers and the scheduling loop), ``summary`` (statistics, :func:`load`),
+``table`` (pivot tables for papers); this module holds :func:`sweep` itself.
 """
 from __future__ import annotations
 
@@ -61,8 +65,8 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
     mine_count : list of bool, or dict agent -> list of bool
         Whether agents are told the mine total; a dict sets it per agent.
     first_click, first_cell, prior, budget
-        One value each for every configuration, as in :func:`fastsweep.run` (they are part
-        of the stored parameters: resuming with other values is refused).
+        One value each for every configuration, as in :func:`fastsweep.run` (they fix the
+        games: continuing a folder with other values is refused).
     games : int
         Fixed number of games per configuration, or
     ci : float
@@ -76,7 +80,8 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
         Processes (default: all cores) or LocalCluster workers.
     backend : {"process", "dask"}; scheduler : "tcp://host:port" for an existing cluster
     out : str
-        Output folder; re-running with the same arguments resumes.
+        Output folder; re-running with the same arguments resumes, and more games, another
+        ``ci`` or more boards / members grow it, reusing its finished chunks.
     chunk_games : int
         Games per chunk (default: about 20,000 cell-games, 10..250).
     per_game : bool
@@ -86,8 +91,9 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
 
     Returns
     -------
-    SweepResult with ``summary`` (one row per configuration) and ``pairs`` (paired
-    differences B - A of mean score on the same games, for every pair of members).
+    SweepResult with ``summary`` (one row per configuration), ``pairs`` (paired
+    differences B - A of mean score on the same games, for every pair of members),
+    ``params`` (with ``ci_method``), ``reused_chunks`` and ``played_chunks``.
 
     Example
     -------
@@ -131,21 +137,21 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
 
 
 def _sweep(params, boards, out, per_game, workers, backend, scheduler, timeout, quiet, ex):
-    store = _Store(out, params, per_game) if out is not None else None
+    store = _Store(out, params, per_game) if out is not None else None  # reads, writes nothing
     plan = _Plan(params, boards)
-    for rec in (store.load() if store else []):
-        if rec["b"] >= len(boards) or rec["k"] >= plan.kmax[rec["b"]]:
-            raise ValueError(f"out: {out}/chunks.jsonl has a chunk outside this grid; "
-                             f"use a new folder")
-        plan.add(rec)
+    for rec in (store.records if store else []):
+        plan.add(rec)  # records of boards or game counts this grid lacks stay unused
+    reused = sum(len(recs) for recs in plan.recs)
     pending = deque()
     for b in range(len(boards)):
         plan.evaluate(b)
         pending.extend((b, k) for k in plan.new_chunks(b))
     if pending:
         _execute(plan, pending, params, store, workers, backend, scheduler, timeout, quiet, ex)
+    elif store is not None:
+        store.open()  # nothing to play; a grown precision still updates params.json
     result = summarize(plan)
-    result.path = out
+    result.path, result.reused_chunks, result.played_chunks = out, reused, plan.played
     if store is not None:
         _fsync_write(os.path.join(out, "summary.csv"), result.summary.to_csv(index=False))
         _fsync_write(os.path.join(out, "pairs.csv"), result.pairs.to_csv(index=False))

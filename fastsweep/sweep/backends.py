@@ -71,16 +71,18 @@ class Pool:
 
 
 class Dask:
-    """A Dask cluster: an existing scheduler at ``scheduler`` or a loopback LocalCluster;
-    ``warm_up(agents)`` runs once on every worker (compile or load the kernels)."""
+    """A Dask cluster: an existing scheduler at ``scheduler`` or a loopback cluster of
+    worker subprocesses (:mod:`.dask_local`: works from a script without a
+    ``__main__`` guard); ``warm_up(agents)`` runs once on every worker (compile or load
+    the kernels)."""
 
     def __init__(self, workers, scheduler, agents, timeout, warm_up):
         try:
-            from dask.distributed import Client, LocalCluster
+            from dask.distributed import Client
         except ImportError:
             raise ValueError("backend: 'dask' needs dask.distributed; install it with "
                              "pip install -e .[dask]") from None
-        self.cluster = None
+        self.local = None
         if scheduler:
             try:
                 self.client = Client(scheduler, timeout=timeout)
@@ -90,13 +92,15 @@ class Dask:
                                  f"`dask scheduler` or omit --scheduler for a local cluster"
                                  ) from None
         else:
-            import logging
+            from .dask_local import LocalSubprocessCluster
 
-            self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                        host="127.0.0.1", dashboard_address=None,
-                                        silence_logs=logging.ERROR)
-            self.client = Client(self.cluster)
-        self.client.run(warm_up, agents)  # every worker compiles or loads the cache once
+            self.local = LocalSubprocessCluster(workers)
+            self.client = self.local.client
+        try:
+            self.client.run(warm_up, agents)  # every worker compiles or loads the cache once
+        except BaseException:
+            self.close()
+            raise
         self.nworkers = max(1, sum(self.client.nthreads().values()))
 
     def submit(self, fn, *args):
@@ -105,12 +109,20 @@ class Dask:
     def wait(self, fs):
         from dask.distributed import wait
 
-        return set(wait(list(fs), return_when="FIRST_COMPLETED").done)
+        while True:
+            try:
+                return set(wait(list(fs), timeout=5, return_when="FIRST_COMPLETED").done)
+            except TimeoutError:
+                # local workers are not restarted: if one died, its tasks may wait forever
+                if self.local is not None and self.local.exited():
+                    raise RuntimeError(f"a local Dask worker exited: "
+                                       f"{self.local.last_error()}") from None
 
     def close(self, cancel=False):
         if self.client is None:  # closed already (the driver and sweep() both close)
             return
-        self.client.close()
+        if self.local is not None:
+            self.local.close()
+        else:
+            self.client.close()
         self.client = None
-        if self.cluster is not None:
-            self.cluster.close()

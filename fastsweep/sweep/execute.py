@@ -15,6 +15,7 @@ from ..kernels import game as kg
 from ..options import make_config
 from ..runner import frame, play_chunk
 from .backends import Dask, Inline, Pool
+from .progress import Progress
 from .store import _append
 
 BACKENDS = ("process", "dask")
@@ -43,16 +44,19 @@ def _play(cfg, seed, first, games):
 
 
 def run_task(task, seed, per_game=False):
-    """Play one chunk for its members; return (record, per-game frame or None).
+    """Play one chunk for some members of its board; return (record, per-game frame or None).
 
-    ``task`` is (board, chunk, first game, games, [(label, GameConfig)]). Scores are
-    kept as integers (flagged mines; the board's mine count divides them later) so sums
-    are exact and independent of the order chunks are combined in.
+    ``task`` is (board index, board key, chunk, first game, games, [(label, GameConfig,
+    replay)]); a replayed member (already in the folder, played again only to pair it
+    with a newcomer) gets no per-game rows. Scores are kept as integers (flagged mines;
+    the board's mine count divides them later) so sums are exact and independent of the
+    order chunks are combined in; ``xs`` keeps each game's score, which pairs any member
+    added later with these games without playing them again.
     """
-    b, k, first, games, members = task
-    rec = {"b": b, "k": k, "first": first, "games": games, "m": {}, "p": {}}
-    xs, frames = [], []
-    for label, cfg in members:
+    b, key, k, first, games, members = task
+    rec = {"key": key, "k": k, "first": first, "games": games, "m": {}, "xs": {}}
+    frames = []
+    for label, cfg, replay in members:
         try:
             out, secs, _ = _play(cfg, seed, first, games)
             if not np.all(out[:, kg.OUT_MINES] == cfg.mines):
@@ -62,7 +66,7 @@ def run_task(task, seed, per_game=False):
                 f"configuration {_describe(cfg)}, chunk {k} (games {first}..{first + games - 1}, "
                 f"seed {seed}) failed: {type(e).__name__}: {e}") from e
         x = out[:, kg.OUT_FLAGGED] if cfg.mines > 0 else np.ones(games, np.int64)
-        xs.append(x)
+        rec["xs"][label] = x.tolist()
         rec["m"][label] = {
             "n": games, "x1": int(x.sum()), "x2": int((x * x).sum()),
             "wins": int(out[:, kg.OUT_WON].sum()), "det": int(out[:, kg.OUT_DETONATED].sum()),
@@ -70,14 +74,9 @@ def run_task(task, seed, per_game=False):
             "approx": int(out[:, kg.OUT_APPROX].sum()),
             "wrong": int(out[:, kg.OUT_WRONG_FLAGS].sum()),
             "sdet": int(out[:, kg.OUT_SAFE_DETONATIONS].sum()), "sec": float(secs.sum())}
-        if per_game:
+        if per_game and not replay:
             frames.append(frame(cfg, seed, first, out, secs))
-    labels = [lab for lab, _ in members]
-    for i in range(len(members)):
-        for j in range(i + 1, len(members)):
-            d = xs[j] - xs[i]  # B minus A, game by game
-            rec["p"][f"{labels[i]}|{labels[j]}"] = [int(d.sum()), int((d * d).sum())]
-    return rec, (pd.concat(frames, ignore_index=True) if per_game else None)
+    return rec, (pd.concat(frames, ignore_index=True) if frames else None)
 
 
 def run_batch(tasks, seed, per_game=False):
@@ -85,25 +84,32 @@ def run_batch(tasks, seed, per_game=False):
     return [run_task(t, seed, per_game) for t in tasks]
 
 
-def _execute(plan, pending, params, store, workers, backend, scheduler, timeout, quiet, ex):
-    """Run pending chunks on the backend, record them as they finish, extend adaptively."""
-    agents = params["agents"]
-    warm_up(agents)  # compile in the parent (cache=True) before any worker exists
-    if ex is not None:
-        pass  # a connected remote Dask client; the caller closes it
-    elif backend == "dask":
-        ex = Dask(workers, scheduler, agents, timeout, warm_up)
-    elif workers == 1:
-        ex = Inline()
-    else:
-        ex = Pool(workers)
-    from tqdm.auto import tqdm
+def _backend(backend, workers, scheduler, agents, timeout):
+    if backend == "dask":
+        return Dask(workers, scheduler, agents, timeout, warm_up)
+    return Inline() if workers == 1 else Pool(workers)
 
+
+def _execute(plan, pending, params, store, workers, backend, scheduler, timeout, quiet, ex):
+    """Start the backend (unless ``ex`` is a connected Dask client, which the caller
+    closes), then open the output folder (so a backend that fails to start leaves no
+    folder behind), run the pending chunks, record them as they finish, extend the plan."""
+    warm_up(params["agents"])  # compile in the parent (cache=True) before any worker exists
+    ex = ex or _backend(backend, workers, scheduler, params["agents"], timeout)
+    try:
+        if store is not None:
+            store.open()
+    except BaseException:
+        ex.close(cancel=True)
+        raise
     nm = len(plan.labels)
+
+    def work(b, k):  # member-games of a chunk task (the progress unit)
+        return plan.games_in(b, k) * len(plan.task_members(b, k))
+
     done_games = sum(r["games"] * len(r["m"]) for recs in plan.recs for r in recs.values())
-    total = done_games + sum(plan.games_in(b, k) * nm for b, k in pending)
-    bar = tqdm(total=total, initial=done_games, unit="game", unit_scale=True, smoothing=0.05,
-               disable=quiet or not sys.stderr.isatty(), desc="sweep", dynamic_ncols=True)
+    progress = Progress(done_games + sum(work(b, k) for b, k in pending), done_games,
+                        len(plan.boards) * nm, plan.points_done, quiet=quiet)
     # estimated seconds per game of each board (refined from finished chunks)
     est = [b["height"] * b["width"] * 0.4e-6 * nm for b in plan.boards]
     seed = params["seed"]
@@ -117,29 +123,30 @@ def _execute(plan, pending, params, store, workers, backend, scheduler, timeout,
         tasks, cost = [], 0.0
         while pending and cost < target:
             b, k = pending.popleft()
-            js = plan.members_needing(b, k)
+            js = plan.task_members(b, k)
             if not js:
-                continue  # every member stopped before chunk k: skip it
+                continue  # every member stopped before chunk k, or has it already
             g = plan.games_in(b, k)
-            cfgs = plan.boards[b]["cfgs"]
-            tasks.append((b, k, k * plan.boards[b]["chunk"], g,
-                          [(plan.labels[j], cfgs[j]) for j in js]))
+            cfgs, have = plan.boards[b]["cfgs"], plan.recs[b].get(k, {"m": {}})["m"]
+            tasks.append((b, plan.keys[b], k, k * plan.boards[b]["chunk"], g,
+                          [(plan.labels[j], cfgs[j], plan.labels[j] in have) for j in js]))
             cost += est[b] * g * len(js) / nm
         return tasks
 
     def finish(results):
         _append(store, results)
         for rec, _ in results:
-            b = rec["b"]
+            plan.played += 1
             plan.add(rec)
             sec = sum(m["sec"] for m in rec["m"].values())
-            est[b] = 0.5 * est[b] + 0.5 * sec / max(rec["games"], 1) * nm / len(rec["m"])
-            bar.update(rec["games"] * len(rec["m"]))
-            plan.evaluate(b)
-            new = plan.new_chunks(b)
-            if new:
-                bar.total += sum(plan.games_in(b, k) for k in new) * nm
-                pending.extendleft((b, k) for k in reversed(new))  # extensions first
+            for b in plan.where[rec["key"]]:
+                est[b] = 0.5 * est[b] + 0.5 * sec / max(rec["games"], 1) * nm / len(rec["m"])
+                plan.evaluate(b)
+                new = plan.new_chunks(b)
+                if new:
+                    progress.add_total(sum(work(b, k) for k in new))
+                    pending.extendleft((b, k) for k in reversed(new))  # extensions first
+            progress.update(rec["games"] * len(rec["m"]))
 
     try:
         while (pending or inflight):
@@ -149,7 +156,13 @@ def _execute(plan, pending, params, store, workers, backend, scheduler, timeout,
                     inflight[ex.submit(run_batch, tasks, seed, per_game)] = tasks
             if not inflight:
                 break
-            for f in ex.wait(list(inflight)):
+            try:
+                finished = ex.wait(list(inflight))
+            except RuntimeError as e:  # the backend lost its workers: nothing more finishes
+                error = error or SweepWorkerError(str(e))
+                ex.close(cancel=True)
+                break
+            for f in finished:
                 tasks = inflight.pop(f)
                 try:
                     res = f.result()
@@ -158,7 +171,7 @@ def _execute(plan, pending, params, store, workers, backend, scheduler, timeout,
                     continue
                 except Exception as e:  # a dead worker process, a lost dask worker, ...
                     where = ", ".join(f"board {t[0]} ({_describe(plan.boards[t[0]]['cfgs'][0])}) "
-                                      f"chunk {t[1]}" for t in tasks[:3])
+                                      f"chunk {t[2]}" for t in tasks[:3])
                     error = error or SweepWorkerError(
                         f"a worker failed running {where}{' ...' if len(tasks) > 3 else ''}: "
                         f"{type(e).__name__}: {e}")
@@ -176,12 +189,16 @@ def _execute(plan, pending, params, store, workers, backend, scheduler, timeout,
 
         keep(list(inflight))
         ex.close(cancel=True)
-        bar.close()
+        progress.close(finished=False)
         if store is not None:
             print(f"fastsweep: interrupted; finished chunks are kept in {store.path}; re-run "
                   f"the same command to resume", file=sys.stderr)
         raise
-    bar.close()
+    except BaseException:
+        ex.close(cancel=True)
+        progress.close(finished=False)
+        raise
+    progress.close(finished=error is None)
     ex.close()
     if error is not None:
         kept = f"; finished chunks are kept in {store.path}" if store is not None else ""

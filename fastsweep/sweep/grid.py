@@ -1,7 +1,8 @@
 """Arguments of a sweep -> the grid: list parsing (``"a:b:step"``, ``"x,y"``), the members
-of each board (agent, mine_count), the chunk size, and :func:`_resolve`, which validates
-everything and returns the ``params`` dict stored in ``params.json`` plus the boards.
-Writes nothing.
+of each board (agent, mine_count), the chunk size, each board's key (what names its games
+in a folder), and :func:`_resolve`, which validates everything and returns the ``params``
+dict stored in ``params.json`` plus the boards (:func:`from_params`: the same from a stored
+``params.json``). Writes nothing.
 """
 from __future__ import annotations
 
@@ -11,11 +12,14 @@ from itertools import product
 
 import numpy as np
 
+from .. import stats
 from ..agents import AGENTS
 from ..config import check_games, check_seed, parse_size
 from ..options import DEFAULTS, make_config, sweep_options
 
-FORMAT = 1
+# 2: chunk records name their board by key (not by index) and keep per-game scores;
+# the CI method is stated once in params.json, not on every summary row
+FORMAT = 2
 
 
 def parse_range(spec) -> list[float]:
@@ -81,6 +85,30 @@ def _label(member):
     return f"{member[0]}:{int(member[1])}"
 
 
+def member_name(agent, mine_count) -> str:
+    """The readable name of a member in tables and messages.
+
+    >>> member_name("inference", True)
+    'inference + total'
+    """
+    return f"{agent} + total" if mine_count else str(agent)
+
+
+def board_key(bd) -> str:
+    """What fixes a board's games besides the root seed and the single-valued options:
+    chunk records are filed under it, so a grown grid (boards added or reordered) still
+    finds them. File-name safe (per-game files carry it).
+
+    >>> board_key(dict(height=16, width=30, mines=99, rules="classic", first_click="safe",
+    ...                first_cell="corner", chunk=42))
+    '16x30_m99_classic_safe_corner_c42'
+    """
+    fc = bd["first_cell"]
+    fc = fc if isinstance(fc, str) else f"r{fc[0]}c{fc[1]}"
+    return (f"{bd['height']}x{bd['width']}_m{bd['mines']}_{bd['rules']}_{bd['first_click']}_"
+            f"{fc}_c{bd['chunk']}")
+
+
 def chunk_size(cells, chunk_games=None) -> int:
     """Games per chunk: given, or about 20,000 cell-games (10..250) so a chunk is a
     fraction of a second whatever the board (a deterministic function of the board)."""
@@ -99,6 +127,20 @@ def with_defaults(params: dict) -> dict:
     before an option existed (no key for it) was played with that option's default."""
     return dict(params, **{o.name: o.default for o in sweep_options("single")
                            if o.name not in params})
+
+
+def from_params(stored: dict):
+    """(params, boards) of a stored ``params.json`` (any format), as :func:`_resolve`
+    returns them for the arguments that wrote it."""
+    p = with_defaults(stored)
+    members = {}
+    for a, mc in p["members"]:
+        members.setdefault(a, []).append(mc)
+    single = {o.name: tuple(p[o.name]) if isinstance(p[o.name], list) else p[o.name]
+              for o in sweep_options("single")}
+    return _resolve(p["agents"], [tuple(s) for s in p["sizes"]], p["densities"], p["mines"],
+                    p["rules"], members, p["games"], p["ci"], p["min_games"] or 200,
+                    p["max_games"] or 100_000, p["seed"], p["chunk_games"], **single)
 
 
 def _resolve(agents, sizes, densities, mines, rules, mine_count, games, ci, min_games,
@@ -158,5 +200,6 @@ def _resolve(agents, sizes, densities, mines, rules, mine_count, games, ci, min_
         sizes=[list(s) for s in sizes], densities=densities, mines=mines, rules=rules,
         **{k: _plain(v) for k, v in single.items()},
         seed=seed, games=games, ci=ci, min_games=min_games if ci else None,
-        max_games=max_games if ci else None, chunk_games=chunk_games)
+        max_games=max_games if ci else None, chunk_games=chunk_games,
+        ci_method=stats.CI_METHOD)
     return params, boards

@@ -1,13 +1,18 @@
-"""The sweep's output folder: ``params.json`` (a different grid is refused),
-``chunks.jsonl`` (one line of sums per finished chunk, appended and fsynced; a torn last
-line is cut off on load) and ``per_game/`` files.
+"""The sweep's output folder: ``params.json`` (the sweep it holds; a run may grow it, see
+:mod:`.grow`), ``chunks.jsonl`` (one line of sums per finished chunk, appended and
+fsynced; a torn last line is cut off) and ``per_game/`` files.
+
+Opening is read-only (:class:`_Store` checks the folder against the run and reads its
+records); :meth:`_Store.open` writes, and the driver calls it only once the backend has
+started, so a run that fails to start leaves no folder (or an unchanged one) behind.
 """
 from __future__ import annotations
 
 import json
 import os
 
-from .grid import with_defaults
+from .grid import board_key, from_params
+from .grow import check_growth
 
 
 def _fsync_write(path, text):
@@ -19,47 +24,75 @@ def _fsync_write(path, text):
     os.replace(tmp, path)
 
 
+def read_records(path, params):
+    """(records, byte length of the complete lines) of ``path``/chunks.jsonl; records of
+    format 1 (a board index ``b`` instead of a ``key``) get the key of that board in
+    ``params`` (the folder's own stored parameters)."""
+    chunks = os.path.join(path, "chunks.jsonl")
+    if not os.path.exists(chunks):
+        return [], 0
+    with open(chunks, "rb") as f:
+        data = f.read()
+    end = data.rfind(b"\n") + 1  # a crash mid-write leaves a torn last line: drop it
+    recs = [json.loads(line) for line in data[:end].decode().splitlines() if line.strip()]
+    if any("key" not in r for r in recs):
+        keys = [board_key(bd) for bd in from_params(params)[1]]
+        for r in recs:
+            if "key" not in r:
+                if r["b"] >= len(keys):
+                    raise ValueError(f"out: {chunks} has a chunk outside the folder's grid; "
+                                     f"use a new folder")
+                r["key"] = keys[r.pop("b")]
+    return recs, end
+
+
 class _Store:
     """The output folder: parameters, appended chunk records, per-game files, summaries."""
 
     def __init__(self, path, params, per_game):
         self.path = path
+        self.params = params
         self.per_game = per_game
         self.chunks = os.path.join(path, "chunks.jsonl")
-        pfile = os.path.join(path, "params.json")
-        if os.path.exists(pfile):
-            with open(pfile) as f:
-                old = with_defaults(json.load(f))
-            if old != params:
-                diff = sorted(k for k in set(old) | set(params) if old.get(k) != params.get(k))
-                raise ValueError(
-                    f"out: {path} holds a sweep with different parameters ({', '.join(diff)}); "
-                    f"re-run with the same arguments to resume, or choose a new folder")
+        self.pfile = os.path.join(path, "params.json")
+        self.stored = None
+        self.rewrite = True
+        if os.path.exists(self.pfile):
+            with open(self.pfile) as f:
+                self.stored = json.load(f)
+            self.rewrite = check_growth(self.stored, params, path)
         elif os.path.isdir(path) and os.listdir(path):
             raise ValueError(f"out: {path} exists, is not empty and has no params.json; "
                              f"choose a new or empty folder")
-        os.makedirs(path, exist_ok=True)
-        if not os.path.exists(pfile):
-            _fsync_write(pfile, json.dumps(params, indent=1) + "\n")
-        if per_game:
-            os.makedirs(os.path.join(path, "per_game"), exist_ok=True)
+        self.records, self._end = read_records(path, self.stored) if self.stored else ([], 0)
 
-    def load(self):
-        """Finished chunk records; a torn last line (crash mid-write) is cut off."""
-        if not os.path.exists(self.chunks):
-            return []
-        with open(self.chunks, "rb") as f:
-            data = f.read()
-        end = data.rfind(b"\n") + 1
-        if end < len(data):
+    def open(self):
+        """Create the folder and write ``params.json`` (again, if the run grows the sweep).
+        A grown folder's old format-1 records are first rewritten with their board keys,
+        since their board indices refer to the old grid."""
+        os.makedirs(self.path, exist_ok=True)
+        if os.path.exists(self.chunks) and os.path.getsize(self.chunks) > self._end:
             with open(self.chunks, "r+b") as f:
-                f.truncate(end)
-        return [json.loads(line) for line in data[:end].decode().splitlines() if line.strip()]
+                f.truncate(self._end)
+        if self.rewrite:
+            if self.stored is not None and os.path.exists(self.chunks):
+                with open(self.chunks) as f:
+                    if any('"key"' not in line for line in f if line.strip()):
+                        _fsync_write(self.chunks, "".join(
+                            json.dumps(r, separators=(",", ":")) + "\n" for r in self.records))
+            _fsync_write(self.pfile, json.dumps(self.params, indent=1) + "\n")
+            self.rewrite = False
+        if self.per_game:
+            os.makedirs(os.path.join(self.path, "per_game"), exist_ok=True)
 
     def append(self, results):
         if self.per_game:
             for rec, df in results:
-                p = os.path.join(self.path, "per_game", f"b{rec['b']:05d}_k{rec['k']:06d}.csv")
+                if df is None:
+                    continue
+                who = "-".join(f"{a}{int(mc)}" for a, mc in
+                               df[["agent", "mine_count"]].drop_duplicates().itertuples(index=False))
+                p = os.path.join(self.path, "per_game", f"{rec['key']}_k{rec['k']:06d}_{who}.csv")
                 df.to_csv(p + ".tmp", index=False)
                 os.replace(p + ".tmp", p)
         text = "".join(json.dumps(rec, separators=(",", ":")) + "\n" for rec, _ in results)
@@ -73,4 +106,3 @@ class _Store:
 def _append(store, results):
     if store is not None:
         store.append(results)
-

@@ -1,6 +1,6 @@
 """Summaries of a sweep: per-configuration statistics and paired differences over each
 configuration's chunk prefix (:func:`summarize`), :class:`SweepResult`, and :func:`load`
-(the summaries of a folder, recomputed from its chunk records).
+(a folder read back: the summaries recomputed from its chunk records).
 """
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from dataclasses import dataclass
 import pandas as pd
 
 from .. import stats
-from ..options import sweep_options
-from .grid import _resolve, with_defaults
+from .grid import from_params
 from .plan import _Plan
+from .store import read_records
 
 TIMING_COLUMNS = ("us_per_game",)  # wall-clock derived: the only non-reproducible columns
 _STATS = ("n", "x1", "x2", "wins", "det", "guess", "moves", "approx", "wrong", "sdet")
@@ -22,14 +22,21 @@ _STATS = ("n", "x1", "x2", "wins", "det", "guess", "moves", "approx", "wrong", "
 
 @dataclass
 class SweepResult:
-    """What :func:`sweep` returns: per-configuration ``summary`` and paired ``pairs``
-    DataFrames, the resolved ``params`` and the output folder ``path`` (or None)."""
+    """What :func:`sweep` and :func:`load` return: per-configuration ``summary`` and paired
+    ``pairs`` DataFrames, the resolved ``params``, the output folder ``path`` (or None),
+    and how many chunks were reused from the folder and played by this call."""
 
     summary: pd.DataFrame
     pairs: pd.DataFrame
     params: dict
     path: str | None = None
+    reused_chunks: int = 0
+    played_chunks: int = 0
 
+    @property
+    def ci_method(self) -> str:
+        """How the intervals were computed (stored once in params.json)."""
+        return self.params.get("ci_method") or stats.CI_METHOD
 
 
 def summarize(plan) -> SweepResult:
@@ -66,15 +73,15 @@ def summarize(plan) -> SweepResult:
                 mean_wrong_flags=t["wrong"] / n, approx_steps=t["approx"],
                 hit_cap=plan.p["ci"] is not None and not (
                     n >= plan.p["min_games"] and h <= plan.p["ci"]),
-                us_per_game=sec / n * 1e6, ci_method=stats.CI_METHOD))
+                us_per_game=sec / n * 1e6))
         for i, j in ((i, j) for i in range(len(plan.labels)) for j in range(i + 1, len(plan.labels))):
             ks = min(plan.kstar[b][i], plan.kstar[b][j])
-            key_p = f"{plan.labels[i]}|{plan.labels[j]}"
             n = d1 = d2 = 0
-            for k in range(ks):
+            for k in range(ks):  # d = B - A: sums from each one's sums and their cross sum
                 rec = plan.recs[b][k]
-                d1 += rec["p"][key_p][0]
-                d2 += rec["p"][key_p][1]
+                ma, mb = rec["m"][plan.labels[i]], rec["m"][plan.labels[j]]
+                d1 += mb["x1"] - ma["x1"]
+                d2 += ma["x2"] + mb["x2"] - 2 * plan.cross(b, k, i, j)
                 n += rec["games"]
             m, sd, lo, hi = stats.paired_diff(n, d1, d2, scale)
             # for contrast: the half-width if the two means were independent samples
@@ -84,37 +91,47 @@ def summarize(plan) -> SweepResult:
             (aa, ma), (ab, mb) = plan.p["members"][i], plan.p["members"][j]
             prows.append(dict(key, agent_a=aa, mine_count_a=ma, agent_b=ab, mine_count_b=mb,
                               games=n, mean_diff=m, std_diff=sd, ci_low=lo, ci_high=hi,
-                              ci_half=(hi - lo) / 2, unpaired_half=unpaired,
-                              ci_method=stats.CI_METHOD))
+                              ci_half=(hi - lo) / 2, unpaired_half=unpaired))
     return SweepResult(pd.DataFrame(rows), pd.DataFrame(prows), plan.p)
 
 
-def load(out) -> SweepResult:
-    """Summaries of a finished sweep folder (recomputed from its chunk records).
+def load(path) -> SweepResult:
+    """A sweep folder read back: the same :class:`SweepResult` as :func:`fastsweep.sweep`
+    returned when it wrote the folder (summaries recomputed from its chunk records; a
+    folder without ``chunks.jsonl`` is read from its ``summary.csv`` and ``pairs.csv``).
 
-    >>> r = load("results/headline")  # doctest: +SKIP
+    >>> import os, tempfile, fastsweep
+    >>> out = os.path.join(tempfile.mkdtemp(), "demo")
+    >>> r = fastsweep.sweep(["basic"], 8, densities=[0.1, 0.2], games=50, workers=1,
+    ...                     out=out, quiet=True)
+    >>> back = fastsweep.load(out)
+    >>> back.summary.equals(r.summary), back.params == r.params
+    (True, True)
+    >>> back.summary[["density", "mine_count", "games"]].values.tolist()
+    [[0.1, False, 50], [0.1, True, 50], [0.2, False, 50], [0.2, True, 50]]
     """
-    pfile = os.path.join(out, "params.json")
+    pfile = os.path.join(path, "params.json")
     if not os.path.exists(pfile):
-        raise ValueError(f"out: {out} is not a sweep folder (no params.json)")
+        raise ValueError(f"results: {path} is not a sweep folder (no params.json)")
     with open(pfile) as f:
-        p = with_defaults(json.load(f))
-    members = {}
-    for a, mc in p["members"]:
-        members.setdefault(a, []).append(mc)
-    single = {o.name: tuple(p[o.name]) if isinstance(p[o.name], list) else p[o.name]
-              for o in sweep_options("single")}
-    params, boards = _resolve(p["agents"], [tuple(s) for s in p["sizes"]], p["densities"],
-                              p["mines"], p["rules"], members, p["games"], p["ci"],
-                              p["min_games"] or 200, p["max_games"] or 100_000, p["seed"],
-                              p["chunk_games"], **single)
-    plan = _Plan(p, boards)
-    with open(os.path.join(out, "chunks.jsonl")) as f:
-        for line in f:
-            if line.endswith("\n"):
-                plan.add(json.loads(line))
+        stored = json.load(f)
+    params, boards = from_params(stored)
+    if not os.path.exists(os.path.join(path, "chunks.jsonl")):
+        sfile, qfile = os.path.join(path, "summary.csv"), os.path.join(path, "pairs.csv")
+        if not os.path.exists(sfile):
+            raise ValueError(f"results: {path} has neither chunks.jsonl nor summary.csv")
+        kw = dict(keep_default_na=False, na_values=[""])
+        # folders written before format 2 repeat the CI method on every row
+        summary = pd.read_csv(sfile, **kw).drop(columns=["ci_method"], errors="ignore")
+        pairs = (pd.read_csv(qfile, **kw).drop(columns=["ci_method"], errors="ignore")
+                 if os.path.exists(qfile) else pd.DataFrame())
+        params["ci_method"] = stored.get("ci_method", stats.CI_METHOD)
+        return SweepResult(summary, pairs, params, path)
+    plan = _Plan(params, boards)
+    for rec in read_records(path, stored)[0]:
+        plan.add(rec)
     for b in range(len(boards)):
         plan.evaluate(b)
     r = summarize(plan)
-    r.path = out
+    r.path, r.reused_chunks = path, sum(len(x) for x in plan.recs)
     return r

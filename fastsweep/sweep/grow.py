@@ -1,0 +1,71 @@
+"""What a run may change in an existing sweep folder (:func:`check_growth`).
+
+A chunk's games are fixed by the root seed, its board (size, mines, rules, first click and
+cell: the board key) and its index, and a member's play by its agent, mine_count and the
+single-valued options (prior, budget). So a folder can *grow*: more games, a tighter or
+looser ``ci`` (any ``games`` / ``ci`` / ``min_games`` / ``max_games``), more sizes,
+densities or mines, rules, agents or mine_count settings; its finished chunks are reused.
+A run that changes what fixes the games (seed, first_click, first_cell, prior, budget,
+chunk_games) would mix different games under one summary and is refused; so is a run that
+leaves out part of the folder's grid (the folder only grows, so that re-running any
+earlier command never silently drops its points).
+"""
+from __future__ import annotations
+
+from .grid import member_name, with_defaults
+
+PRECISION = ("games", "ci", "min_games", "max_games")  # free: the stopping rule only
+META = ("format", "ci_method", "agents")  # descriptive (agents: derived from members)
+AXES = ("members", "sizes", "densities", "mines", "rules")
+
+
+def fixed_keys(params) -> list:
+    """Keys of ``params`` that fix the games: everything but the axes, precision and
+    metadata (an unknown key from a newer version counts as fixed: safe)."""
+    return [k for k in params if k not in PRECISION + META + AXES]
+
+
+def _show(axis, v):
+    if axis == "members":
+        return member_name(*v)
+    if axis == "sizes":
+        return f"{v[0]}x{v[1]}"
+    return f"{v:g}" if isinstance(v, float) else str(v)
+
+
+def check_growth(stored: dict, params: dict, path: str) -> bool:
+    """Raise a one-line ValueError if ``params`` may not run on a folder holding
+    ``stored``; return whether the folder's ``params.json`` must be rewritten.
+
+    >>> from fastsweep.sweep.grid import _resolve
+    >>> old, _ = _resolve(["basic"], 8, [0.2], None, "keep-going", [False], 100, None,
+    ...                   200, 1000, 0, None)
+    >>> new, _ = _resolve(["basic"], 8, [0.2, 0.3], None, "keep-going", [False], 400, None,
+    ...                   200, 1000, 0, None)
+    >>> check_growth(old, new, "out")  # more densities and games: grows
+    True
+    >>> check_growth(new, old, "out")
+    Traceback (most recent call last):
+    ...
+    ValueError: out: out holds densities 0.3 that this run lacks; a sweep folder only grows: keep them in the arguments, or choose a new folder
+    """
+    stored = with_defaults(stored)
+    keys = sorted(set(fixed_keys(stored)) | set(fixed_keys(params)))
+    diff = [k for k in keys if stored.get(k) != params.get(k)]
+    if diff:
+        detail = "; ".join(f"{k} {stored.get(k)!r} there, {params.get(k)!r} here" for k in diff)
+        raise ValueError(
+            f"out: {path} holds a sweep with different parameters ({', '.join(diff)}) that "
+            f"fix its games ({detail}); re-run with the folder's values to resume or grow it, "
+            f"or choose a new folder")
+    for axis in AXES:
+        old = [tuple(v) if isinstance(v, list) else v for v in stored.get(axis) or []]
+        new = {tuple(v) if isinstance(v, list) else v for v in params.get(axis) or []}
+        lacking = [v for v in old if v not in new]
+        if lacking:
+            what = "agents" if axis == "members" else axis
+            raise ValueError(
+                f"out: {path} holds {what} {', '.join(_show(axis, v) for v in lacking)} that "
+                f"this run lacks; a sweep folder only grows: keep them in the arguments, or "
+                f"choose a new folder")
+    return any(stored.get(k) != params.get(k) for k in PRECISION + AXES)

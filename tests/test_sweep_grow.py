@@ -1,0 +1,175 @@
+"""Growing a sweep folder: more games, another ci, more boards and members reuse the
+finished chunks and give exactly the summary of a fresh sweep; changes that would mix
+different games are refused with the parameter named; folders of format 1 (chunks by
+board index, paired sums instead of per-game scores) still resume, grow and load."""
+import importlib
+import json
+import os
+from collections import Counter
+
+import numpy as np
+import pytest
+
+SW = importlib.import_module("fastsweep.sweep")
+
+GRID = dict(agents=["basic"], sizes=[8, (6, 9)], densities=[0.15, 0.35], chunk_games=25,
+            seed=7, quiet=True, workers=1)
+
+
+def _same(r1, r2):
+    core = list(SW.TIMING_COLUMNS)
+    assert r1.summary.drop(columns=core).equals(r2.summary.drop(columns=core))
+    assert r1.pairs.equals(r2.pairs)
+
+
+def _lines(out):
+    return [json.loads(x) for x in (out / "chunks.jsonl").read_text().splitlines()]
+
+
+def _member_chunks(out):
+    """(board, chunk, games, member) of every member-chunk played into the folder."""
+    return Counter((r.get("key", r.get("b")), r["k"], r["games"], m)
+                   for r in _lines(out) for m in r["m"])
+
+
+def test_more_games_equals_a_fresh_sweep_and_plays_only_new_chunks(tmp_path):
+    out = tmp_path / "o"
+    first = SW.sweep(games=110, out=str(out), **GRID)
+    assert first.reused_chunks == 0 and first.played_chunks == 4 * 5  # 4 boards x 5 chunks
+    grown = SW.sweep(games=220, out=str(out), **GRID)
+    # chunks 0-3 of each board are reused; the cut last chunk (10 games) is not a chunk
+    # of the grown sweep, which plays chunks 4-8 (25 games each)
+    assert (grown.reused_chunks, grown.played_chunks) == (16, 20)
+    _same(grown, SW.sweep(games=220, **GRID))
+    assert json.loads((out / "params.json").read_text()) == grown.params  # the grown sweep
+    assert grown.params["games"] == 220
+    assert max(_member_chunks(out).values()) == 1  # no member-chunk played twice
+    again = SW.sweep(games=220, out=str(out), **GRID)
+    assert again.played_chunks == 0 and again.reused_chunks == 36
+    # fewer games than the folder holds: a prefix of its chunks, as a fresh sweep
+    _same(SW.sweep(games=55, out=str(out), **GRID), SW.sweep(games=55, **GRID))
+    _same(SW.load(str(out)), SW.sweep(games=55, **GRID))
+
+
+def test_tighter_ci_reuses_finished_chunks(tmp_path):
+    out = tmp_path / "o"
+    ci = dict(min_games=40, max_games=2000)
+    loose = SW.sweep(ci=0.05, out=str(out), **ci, **GRID)
+    n_loose = len(_lines(out))
+    assert loose.played_chunks == n_loose
+    tight = SW.sweep(ci=0.015, out=str(out), **ci, **GRID)
+    fresh = SW.sweep(ci=0.015, **ci, **GRID)
+    _same(tight, fresh)
+    assert tight.reused_chunks == n_loose  # every finished chunk of the loose run counts
+    assert 0 < tight.played_chunks <= fresh.played_chunks - n_loose + 4  # 4: speculation
+    assert tight.played_chunks == len(_lines(out)) - n_loose
+    assert max(_member_chunks(out).values()) == 1
+    assert (tight.summary.games > loose.summary.games).all()
+    assert json.loads((out / "params.json").read_text())["ci"] == 0.015
+
+
+def test_more_densities_sizes_and_members_equal_a_fresh_sweep(tmp_path):
+    out = tmp_path / "o"
+    SW.sweep(games=60, out=str(out), **dict(GRID, mine_count=[False]))
+    bigger = dict(GRID, agents=["basic", "inference"], sizes=[8, (6, 9), 7],
+                  densities=[0.15, 0.25, 0.35], rules=["keep-going", "classic"])
+    grown = SW.sweep(games=60, out=str(out), **bigger)
+    _same(grown, SW.sweep(games=60, **bigger))
+    # the 4 old boards x 3 chunks of basic without the total were reused, nothing replayed
+    assert grown.reused_chunks == 12
+    assert max(_member_chunks(out).values()) == 1
+    assert len(grown.summary) == 3 * 3 * 2 * 4  # sizes x densities x rules x members
+    # the old, smaller command now lacks part of the folder: refused, folder unchanged
+    before = {f: (out / f).read_bytes() for f in os.listdir(out)}
+    with pytest.raises(ValueError, match=r"holds densities 0.25 that this run lacks; a sweep "
+                                         r"folder only grows"):
+        SW.sweep(games=60, out=str(out), **dict(bigger, densities=[0.15, 0.35]))
+    with pytest.raises(ValueError, match=r"holds agents inference \+ total that this run"):
+        SW.sweep(games=60, out=str(out),
+                 **dict(bigger, mine_count={"basic": [False, True], "inference": [False]}))
+    assert {f: (out / f).read_bytes() for f in os.listdir(out)} == before
+
+
+@pytest.mark.parametrize("change,name", [
+    (dict(seed=8), "seed"), (dict(first_cell="center"), "first_cell"),
+    (dict(first_click="zero"), "first_click"), (dict(prior=0.3), "prior"),
+    (dict(budget=1000), "budget"), (dict(chunk_games=20), "chunk_games")])
+def test_changes_that_mix_games_are_refused_naming_the_parameter(tmp_path, change, name):
+    out = tmp_path / "o"
+    SW.sweep(games=30, out=str(out), **GRID)
+    before = {f: (out / f).read_bytes() for f in os.listdir(out)}
+    with pytest.raises(ValueError) as e:
+        SW.sweep(games=60, out=str(out), **dict(GRID, **change))
+    msg = str(e.value)
+    assert f"different parameters ({name}) that fix its games ({name} " in msg
+    assert "\n" not in msg
+    assert {f: (out / f).read_bytes() for f in os.listdir(out)} == before
+
+
+def _to_format_1(out):
+    """Rewrite a folder as format 1 wrote it: records by board index with paired sums
+    ``p`` (B - A over the chunk) and no per-game scores; no CI method in params.json."""
+    p = json.loads((out / "params.json").read_text())
+    keys = [SW.grid.board_key(bd) for bd in SW.grid.from_params(p)[1]]
+    labels = [f"{a}:{int(mc)}" for a, mc in p["members"]]
+    lines = []
+    for r in _lines(out):
+        xs = r.pop("xs")
+        have = [lab for lab in labels if lab in r["m"]]
+        r["p"] = {}
+        for i, a in enumerate(have):
+            for c in have[i + 1:]:
+                d = np.array(xs[c]) - np.array(xs[a])
+                r["p"][f"{a}|{c}"] = [int(d.sum()), int((d * d).sum())]
+        r = dict(b=keys.index(r.pop("key")), **r)
+        lines.append(json.dumps(r) + "\n")
+    (out / "chunks.jsonl").write_text("".join(lines))
+    p["format"] = 1
+    del p["ci_method"]
+    (out / "params.json").write_text(json.dumps(p, indent=1) + "\n")
+
+
+def test_format_1_folder_resumes_loads_and_grows(tmp_path):
+    out = tmp_path / "o"
+    grid = dict(GRID, agents=["basic", "inference"], mine_count=[False])
+    whole = SW.sweep(games=110, out=str(out), **grid)
+    _to_format_1(out)
+    _same(SW.load(str(out)), whole)
+    assert SW.load(str(out)).ci_method == whole.ci_method
+    resumed = SW.sweep(games=110, out=str(out), **grid)
+    assert resumed.played_chunks == 0
+    _same(resumed, whole)
+    assert json.loads((out / "params.json").read_text())["format"] == 1  # not rewritten
+    # grow: a new member needs the old members' games, which format 1 did not keep: they
+    # are replayed once with it (and must agree with their records), then filed by key
+    bigger = dict(grid, agents=["basic", "inference", "probability"], densities=[0.15, 0.35, 0.5])
+    n0 = len(_lines(out))
+    grown = SW.sweep(games=110, out=str(out), **bigger)
+    _same(grown, SW.sweep(games=110, **bigger))
+    lines = _lines(out)
+    assert all("key" in r and "b" not in r for r in lines)
+    assert all(set(r["m"]) == {"basic:0", "inference:0", "probability:0"} for r in lines[n0:])
+    assert json.loads((out / "params.json").read_text())["format"] == SW.FORMAT
+    _same(SW.load(str(out)), grown)
+    # growing again needs no replay: every chunk now has per-game scores
+    n1 = len(lines)
+    both = dict(bigger, mine_count=[False, True])
+    more = SW.sweep(games=110, out=str(out), **both)
+    _same(more, SW.sweep(games=110, **both))
+    assert all(set(r["m"]) == {"basic:1", "inference:1", "probability:1"}
+               for r in _lines(out)[n1:])
+    assert more.played_chunks == len(_lines(out)) - n1 == 6 * 5
+
+
+def test_a_replay_that_disagrees_with_the_folder_is_refused(tmp_path):
+    """If the engine changed since a folder was written, its games would differ: a
+    replayed member's sums must equal its record, or the run stops naming the chunk."""
+    out = tmp_path / "o"
+    SW.sweep(games=50, out=str(out), **GRID)
+    _to_format_1(out)
+    lines = _lines(out)
+    lines[0]["m"]["basic:0"]["x1"] += 1
+    (out / "chunks.jsonl").write_text("".join(json.dumps(r) + "\n" for r in lines))
+    with pytest.raises(ValueError, match=r"chunk 0 of board .* gave basic:0 other games than "
+                                         r"the folder's record"):
+        SW.sweep(games=50, out=str(out), **dict(GRID, agents=["basic", "inference"]))

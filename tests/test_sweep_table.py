@@ -1,0 +1,160 @@
+"""Tables for papers (fastsweep table / fastsweep.sweep.table.table), fastsweep.load,
+the sweep CLI's help and the headline script's report of a resumed run."""
+import importlib
+import json
+import os
+
+import pandas as pd
+import pytest
+
+import fastsweep
+from fastsweep import cli
+from fastsweep.sweep.table import table
+
+SW = importlib.import_module("fastsweep.sweep")
+
+GRID = dict(agents=["basic", "inference"], sizes=[8, (6, 9)], densities=[0.1, 0.3],
+            games=60, chunk_games=20, seed=5, workers=1, quiet=True)
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    out = tmp_path_factory.mktemp("t") / "o"
+    r = SW.sweep(out=str(out), **GRID)
+    return out, r
+
+
+def _row(s, size, density, agent, mc):
+    h, w = map(int, size.split("x"))
+    return s[(s.height == h) & (s.width == w) & (s.density == density) & (s.agent == agent)
+             & (s.mine_count == mc)].iloc[0]
+
+
+def test_markdown_pivot_with_ci_and_readable_member_columns(folder):
+    out, r = folder
+    text = table(str(out), rows="size,density", cols="agent", ci=True)
+    lines = text.splitlines()
+    assert lines[0] == "| size / density | basic | basic + total | inference | inference + total |"
+    assert lines[1] == "|---|---|---|---|---|"
+    assert [x.split(" | ")[0] for x in lines[2:]] == ["| 8x8 / 0.1", "| 8x8 / 0.3",
+                                                     "| 6x9 / 0.1", "| 6x9 / 0.3"]
+    row = _row(r.summary, "6x9", 0.3, "inference", True)
+    cell = lines[5].strip("| ").split(" | ")[4]
+    assert cell == f"{row.mean_score:.3f} ± {row.ci_half:.3f}"
+    assert text.endswith("|\n")
+
+
+def test_latex_and_csv(folder):
+    out, r = folder
+    tex = table(str(out), rows="density", cols="agent,mine_count", fmt="latex", ci=True,
+                where="size=8x8", digits=2)
+    assert tex.startswith("\\begin{tabular}{lrrrr}\n\\toprule\n")
+    assert "density & basic / total unknown & basic / total known & inference / total " \
+           "unknown & inference / total known \\\\" in tex
+    row = _row(r.summary, "8x8", 0.1, "basic", False)
+    assert f"0.1 & {row.mean_score:.2f} $\\pm$ {row.ci_half:.2f} &" in tex
+    assert tex.rstrip().endswith("\\end{tabular}")
+    csv = table(str(out), rows="density", cols="size", value="win_rate", ci=True,
+                where={"agent": "inference", "mine_count": True}, fmt="csv")
+    back = pd.read_csv(pd.io.common.StringIO(csv))
+    assert list(back.columns) == ["density", "8x8", "6x9"]
+    row = _row(r.summary, "6x9", 0.3, "inference", True)
+    assert back.iloc[1, 2] == f"{row.win_rate:.3f} [{row.win_low:.3f}, {row.win_high:.3f}]"
+    games = table(r, rows="density", cols="size", where="agent=basic,mine_count=yes")
+    assert "| 0.1 | " in games
+    cells = [c.strip() for x in table(r.summary, rows="density,size", cols="agent",
+                                      value="games").splitlines()[2:] for c in x.split("|")[2:-1]]
+    assert cells == ["60"] * 16
+
+
+@pytest.mark.parametrize("kw,msg", [
+    (dict(rows="density"), r"rows/cols: several configurations share a cell; they differ in "
+                           r"size, mines: add fields to --rows or --cols, or keep one value "
+                           r"with --where size=8x8"),
+    (dict(rows="colour"), r"rows: unknown field colour; allowed: size, density"),
+    (dict(rows="size", cols="size"), r"rows/cols: size is in both"),
+    (dict(rows="size,density", value="nope"), r"value: 'nope' is not a numeric summary column"),
+    (dict(rows="size,density", value="games", ci=True), r"ci: games has no interval"),
+    (dict(rows="size,density", fmt="html"), r"format: unknown format 'html'; allowed: markdown"),
+    (dict(rows="density", where="size=9x9"), r"where: no row has size=9x9; it has 8x8, 6x9"),
+    (dict(rows="size,density", digits=-1), r"digits: must be an integer in 0..12"),
+])
+def test_table_errors_name_the_argument(folder, kw, msg):
+    with pytest.raises(ValueError, match=msg):
+        table(str(folder[0]), **kw)
+
+
+def test_cli_table(folder, capsys):
+    out, _ = folder
+    assert cli.main(["table", str(out), "--rows", "size,density", "--format", "csv"]) == 0
+    text = capsys.readouterr().out
+    assert text.splitlines()[0] == "size,density,basic,basic + total,inference,inference + total"
+    with pytest.raises(SystemExit) as e:
+        cli.main(["table", str(out)])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("fastsweep: error: rows/cols: several") and err.count("\n") == 1
+    with pytest.raises(SystemExit):
+        cli.main(["table", str(out.parent / "nothing")])
+    assert "not a sweep folder" in capsys.readouterr().err
+
+
+def test_load_returns_what_sweep_returned(folder, tmp_path):
+    out, r = folder
+    back = fastsweep.load(str(out))
+    assert back.summary.equals(r.summary) and back.pairs.equals(r.pairs)
+    assert back.params == r.params and back.path == str(out)
+    # a folder without chunk records (e.g. committed results) is read from its CSVs; old
+    # folders' repeated ci_method column is dropped
+    copy = tmp_path / "c"
+    copy.mkdir()
+    for f in ("params.json", "pairs.csv"):
+        (copy / f).write_bytes((out / f).read_bytes())
+    old = r.summary.assign(ci_method=r.ci_method)
+    (copy / "summary.csv").write_text(old.to_csv(index=False))
+    csv = fastsweep.load(str(copy))
+    assert csv.summary.equals(r.summary) and csv.pairs.equals(r.pairs)
+    assert csv.ci_method == r.ci_method
+    with pytest.raises(ValueError, match="not a sweep folder"):
+        fastsweep.load(str(tmp_path))
+
+
+def test_load_docstring_example_runs():
+    import doctest
+
+    finder = doctest.DocTestFinder()
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+    for t in finder.find(SW.summary.load, "load", globs={}):
+        runner.run(t)
+    assert runner.tries >= 5 and runner.failures == 0
+
+
+def test_sweep_help_states_each_default_once(capsys):
+    for cmd in ("sweep", "plot", "table"):
+        with pytest.raises(SystemExit):
+            cli.main([cmd, "--help"])
+        text = " ".join(capsys.readouterr().out.split())  # undo argparse's line wrapping
+        assert "(default: None)" not in text and "(default: False)" not in text
+        if cmd == "sweep":
+            assert "worker processes (default: all cores) --backend" in text
+            assert "root seed (same games for every agent) (default: 0)" in text
+            assert "(default: safe for classic, any otherwise) --first-cell" in text
+
+
+def test_headline_reports_a_resumed_run_as_loaded(tmp_path, capsys):
+    """A second run of the headline script plays nothing: it says the results were
+    loaded and how many chunks, not a rate of games per second."""
+    spec = importlib.util.spec_from_file_location(
+        "headline", os.path.join(os.path.dirname(__file__), "..", "scripts", "headline.py"))
+    headline = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(headline)
+    out = str(tmp_path / "h")
+    headline.main(["--quick", "--out", out, "--quiet", "--workers", "1"])
+    first = capsys.readouterr().out
+    assert " chunks played in " in first and "loaded" not in first
+    headline.main(["--quick", "--out", out, "--quiet", "--workers", "1"])
+    again = capsys.readouterr().out
+    n = sum(1 for _ in open(os.path.join(out, "chunks.jsonl")))
+    games = int(fastsweep.load(out).summary.games.sum())
+    assert f"{games:,} games loaded from {out} ({n:,} chunks reused, none played)" in again
+    assert json.load(open(os.path.join(out, "run.json")))["games"] == games
