@@ -161,15 +161,10 @@ def add_parsers(sub):
     q = sub.add_parser(
         "plot", help="figures from a sweep folder (PDF/PNG/SVG)",
         description="Publication figures from a sweep output folder: score vs density with "
-<<<<<<< HEAD
                     "95% CI bands, paired differences, win rate, time per game (vs board size, "
                     "or vs density when there are fewer sizes than densities). Several boards: "
                     "one faceted figure per kind plus one figure per board.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-=======
-                    "95% CI bands, paired differences, win rate, time per game vs board size.",
         formatter_class=_Help)
->>>>>>> sweeps
     q.add_argument("results", metavar="RESULTS_DIR", help="a folder written by fastsweep sweep")
     q.add_argument("--kind", default="score,diff,win,time", help="comma list of score, diff, win, time")
     q.add_argument("--format", default="pdf,png", help="comma list of pdf, png, svg")

@@ -93,7 +93,7 @@ def test_cli_table(folder, capsys):
         cli.main(["table", str(out)])
     assert e.value.code == 2
     err = capsys.readouterr().err
-    assert err.startswith("fastsweep: error: rows/cols: several") and err.count("\n") == 1
+    assert err.startswith("fastsweep table: error: --rows/--cols: several") and err.count("\n") == 1
     with pytest.raises(SystemExit):
         cli.main(["table", str(out.parent / "nothing")])
     assert "not a sweep folder" in capsys.readouterr().err
