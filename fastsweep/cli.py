@@ -195,6 +195,8 @@ def main(argv=None):
         return 1
     except ValueError as e:
         cmd.exit(2, f"{cmd.prog}: error: {cli_wording(e, cmd)}\n")
+    except OSError as e:  # a folder that cannot be written, a full disk: one line too
+        cmd.exit(2, f"{cmd.prog}: error: {e}\n")
     except KeyboardInterrupt:
         cmd.exit(130, f"{cmd.prog}: interrupted\n")
     return 0

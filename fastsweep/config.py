@@ -134,7 +134,9 @@ def check_density(density):
 
 
 def parse_first_cell(first_cell, h, w):
-    if first_cell in FIRST_CELLS:
+    if isinstance(first_cell, np.ndarray):
+        first_cell = first_cell.tolist()  # (an array's `in` test would be ambiguous)
+    if isinstance(first_cell, str) and first_cell in FIRST_CELLS:
         return first_cell
     if isinstance(first_cell, str):
         parts = first_cell.replace(" ", "").strip("()").split(",")
@@ -195,10 +197,25 @@ def check_seed(seed) -> int:
     return int(seed)
 
 
-def check_games(games, name="games") -> int:
-    if not _is_int(games) or games < 1:
-        raise ValueError(f"{name}: must be an integer >= 1, got {games!r}")
+#: The most games one call may ask for: ``run`` holds one row per game in memory, and a
+#: sweep configuration keeps each game's score in its chunk records.
+MAX_GAMES = 10**7
+
+
+def check_games(games, name="games", limit=MAX_GAMES) -> int:
+    if not _is_int(games) or not 1 <= games <= limit:
+        raise ValueError(f"{name}: must be an integer in [1, {limit:,}], got {games!r}")
     return int(games)
+
+
+#: Game indices: game i's random stream is derived from (seed, configuration, i).
+MAX_GAME_INDEX = 2**62
+
+
+def check_game_index(game, games=1) -> int:
+    if not _is_int(game) or not 0 <= game <= MAX_GAME_INDEX - games:
+        raise ValueError(f"game: must be an integer in [0, 2**62 - games], got {game!r}")
+    return int(game)
 
 
 def __getattr__(name):

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from .agents import AGENTS, kernels_for, reason_text
-from .config import GameConfig, check_seed
+from .config import GameConfig, check_game_index, check_seed
 from .kernels import layout as kl
 from .kernels import game as kg
 from .options import agent_params, given, make_config
@@ -148,8 +148,7 @@ def play(agent, size, mines=None, density=None, seed=0, game=0, rules="keep-goin
     """
     cfg = make_config(agent, size, **given(locals()))  # every row of options.OPTIONS
     seed = check_seed(seed)
-    if not isinstance(game, (int, np.integer)) or isinstance(game, bool) or game < 0:
-        raise ValueError(f"game: must be an integer >= 0, got {game!r}")
+    game = check_game_index(game)
     params, fparams = agent_params(cfg, seed)
     n = cfg.cells
     lay = cfg.layout if cfg.layout is not None else np.zeros(0, np.uint8)

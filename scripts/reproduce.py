@@ -1,7 +1,8 @@
 """Regenerate every committed table, figure and README number, in one command.
 
-Each step runs one study script into results/ and records when, where, with which
-command and in how long it ran (results/reproduce.json); then the README's measured
+Each step runs one study script into results/ from scratch (what it would resume from
+is cleared first) and records when, where, with which command and in how long it ran
+(results/reproduce.json); then the README's measured
 tables are re-rendered from the new results (scripts/readme_tables.py). Before anything
 runs, the plan is printed with each step's expected time (the last recorded run's, else
 a stated guess). ``--quick`` runs every study in its smoke-test size into
@@ -15,6 +16,7 @@ import datetime
 import json
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import time
@@ -46,6 +48,9 @@ STEPS = {
                "bench_sweep.csv", (3, 1)),
 }
 LOG = os.path.join("results", "reproduce.json")
+# what a step would otherwise resume from: cleared first, so its times are measured anew
+CLEAR = {"headline": ["headline/chunks.jsonl", "headline/per_game", "headline/run.json"],
+         "report": ["report_table.csv"]}
 
 
 def machine():
@@ -97,6 +102,12 @@ def main(argv=None):
         cmd = [sys.executable] + args
         shown = "python3 " + " ".join(args)
         print(f"\n== {s}: {shown}", flush=True)
+        for rel in CLEAR.get(s, []):
+            path = os.path.join(res, rel)
+            if os.path.isdir(path):
+                shutil.rmtree(path)
+            elif os.path.exists(path):
+                os.remove(path)
         t = time.perf_counter()
         r = subprocess.run(cmd, cwd=ROOT)
         secs = time.perf_counter() - t

@@ -36,10 +36,13 @@ from collections import deque
 from .backends import Dask
 from .execute import BACKENDS, SweepWorkerError, _execute, run_batch, run_task, warm_up
 from ..options import sweep_options
-from .grid import FORMAT, _resolve, chunk_size, parse_range
+from .grid import FORMAT, _resolve, board_key, chunk_size, parse_range
+from .integrity import FolderLock
 from .plan import _Plan
 from .store import _fsync_write, _Store
 from .summary import TIMING_COLUMNS, SweepResult, load, summarize
+
+MAX_WORKERS_PER_CORE = 4
 
 __all__ = ["BACKENDS", "FORMAT", "TIMING_COLUMNS", "SweepResult", "SweepWorkerError",
            "chunk_size", "load", "parse_range", "run_batch", "run_task", "summarize", "sweep",
@@ -108,8 +111,15 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
                               **{o.name: loc[o.name] for o in sweep_options("single")})
     if workers is None:
         workers = os.cpu_count() or 1
-    if not isinstance(workers, numbers.Integral) or isinstance(workers, bool) or workers < 1:
-        raise ValueError(f"workers: must be an integer >= 1, got {workers!r}")
+    cap = MAX_WORKERS_PER_CORE * (os.cpu_count() or 1)
+    if (not isinstance(workers, numbers.Integral) or isinstance(workers, bool)
+            or not 1 <= workers <= cap):
+        # more processes than cores only adds memory and switching (1,000 on 2 cores:
+        # 2.7 GB and 30x slower); a remote cluster's size is its own business
+        if not (scheduler is not None and isinstance(workers, numbers.Integral)
+                and not isinstance(workers, bool) and workers >= 1):
+            raise ValueError(f"workers: must be an integer in [1, {cap}] ({MAX_WORKERS_PER_CORE} "
+                             f"per core on this machine), got {workers!r}")
     if backend not in BACKENDS:
         raise ValueError(f"backend: unknown backend {backend!r}; allowed: {', '.join(BACKENDS)}")
     if scheduler is not None:
@@ -137,7 +147,18 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
 
 
 def _sweep(params, boards, out, per_game, workers, backend, scheduler, timeout, quiet, ex):
-    store = _Store(out, params, per_game) if out is not None else None  # reads, writes nothing
+    if out is None:
+        return _run(params, boards, None, per_game, workers, backend, scheduler, timeout,
+                    quiet, ex)
+    with FolderLock(out):  # one run per folder; released on any exit
+        return _run(params, boards, out, per_game, workers, backend, scheduler, timeout,
+                    quiet, ex)
+
+
+def _run(params, boards, out, per_game, workers, backend, scheduler, timeout, quiet, ex):
+    # reads and checks the folder, writes nothing yet
+    store = (_Store(out, params, per_game, {board_key(bd): bd["chunk"] for bd in boards})
+             if out is not None else None)
     plan = _Plan(params, boards)
     for rec in (store.records if store else []):
         plan.add(rec)  # records of boards or game counts this grid lacks stay unused
@@ -153,6 +174,10 @@ def _sweep(params, boards, out, per_game, workers, backend, scheduler, timeout, 
     result = summarize(plan)
     result.path, result.reused_chunks, result.played_chunks = out, reused, plan.played
     if store is not None:
-        _fsync_write(os.path.join(out, "summary.csv"), result.summary.to_csv(index=False))
-        _fsync_write(os.path.join(out, "pairs.csv"), result.pairs.to_csv(index=False))
+        try:
+            _fsync_write(os.path.join(out, "summary.csv"), result.summary.to_csv(index=False))
+            _fsync_write(os.path.join(out, "pairs.csv"), result.pairs.to_csv(index=False))
+        except OSError as e:
+            raise OSError(f"out: cannot write to {out}: {e.strerror or e} (every chunk is "
+                          f"kept; re-run to write the summaries)") from None
     return result

@@ -19,7 +19,10 @@ from ..options import DEFAULTS, make_config, sweep_options
 
 # 2: chunk records name their board by key (not by index) and keep per-game scores;
 # the CI method is stated once in params.json, not on every summary row
-FORMAT = 2
+#: Values per grid axis, and configurations per sweep: checked before anything is built.
+MAX_AXIS = 1000
+MAX_CONFIGS = 100_000
+FORMAT = 3  # 3: chunk records carry a digest (integrity.py); 2: board keys
 
 
 def parse_range(spec) -> list[float]:
@@ -34,9 +37,13 @@ def parse_range(spec) -> list[float]:
             a, b, step = (float(v) for v in s.split(":"))
         except ValueError:
             raise ValueError(f"density: expected 'start:stop:step' or a list, got {spec!r}") from None
-        if not step > 0 or b < a:
-            raise ValueError(f"density: range {spec!r} needs step > 0 and stop >= start")
+        if not all(math.isfinite(v) for v in (a, b, step)) or not step > 0 or b < a:
+            raise ValueError(f"density: range {spec!r} needs finite numbers, step > 0 and "
+                             f"stop >= start")
         n = int(math.floor((b - a) / step + 1e-9)) + 1
+        if n > MAX_AXIS:  # checked before the list is built
+            raise ValueError(f"density: range {spec!r} has {n:,} values; at most {MAX_AXIS:,} "
+                             f"per axis")
         # rounding keeps 0.1*3 from becoming 0.30000000000000004 in files and labels
         return [round(a + i * step, 10) for i in range(n)]
     try:
@@ -59,6 +66,25 @@ def _as_list(x, name):
         raise ValueError(f"{name}: empty list; the grid is the product of the lists, so every "
                          f"list needs at least one value")
     return x
+
+
+def _no_duplicates(vals, name):
+    """Refuse an axis with a value twice (it would play the same games twice) or with more
+    than MAX_AXIS values."""
+    if vals is None:
+        return
+    if len(vals) > MAX_AXIS:
+        raise ValueError(f"{name}: {len(vals):,} values; at most {MAX_AXIS:,} per axis")
+    seen = set()
+    for v in vals:
+        h = tuple(v) if isinstance(v, list) else v
+        try:
+            if h in seen:
+                raise ValueError(f"{name}: {v!r} is given twice; each value once (the grid "
+                                 f"would play the same games twice)")
+            seen.add(h)
+        except TypeError:  # unhashable: validated (and refused) elsewhere
+            pass
 
 
 def _members(agents, mine_count):
@@ -170,9 +196,10 @@ def _resolve(agents, sizes, densities, mines, rules, mine_count, games, ci, min_
         games = check_games(games)
     else:
         if (not isinstance(ci, numbers.Real) or isinstance(ci, bool) or not math.isfinite(ci)
-                or ci <= 0):
-            raise ValueError(f"ci: must be a finite number > 0 (a 95% CI half-width of the mean "
-                             f"score, e.g. 0.005), got {ci!r}")
+                or not 1e-6 <= ci <= 1):
+            raise ValueError(f"ci: must be a number in [1e-6, 1] (a 95% CI half-width of the "
+                             f"mean score, e.g. 0.005; below 1e-6 would need over 10^12 games), "
+                             f"got {ci!r}")
         ci = float(ci)
         min_games = check_games(min_games, "min_games")
         max_games = check_games(max_games, "max_games")
@@ -181,6 +208,13 @@ def _resolve(agents, sizes, densities, mines, rules, mine_count, games, ci, min_
                              f"{min_games} and {max_games}")
     if chunk_games is not None:
         chunk_games = check_games(chunk_games, "chunk_games")
+    axes = dict(agents=agents, sizes=sizes, densities=densities, mines=mines, rules=rules)
+    for name, vals in axes.items():
+        _no_duplicates(vals, name)
+    n = len(members) * len(sizes) * len(densities or mines) * len(rules)
+    if n > MAX_CONFIGS:
+        raise ValueError(f"grid: {n:,} configurations (members x sizes x densities or mines x "
+                         f"rules); at most {MAX_CONFIGS:,} per sweep")
     boards = []
     for (h, w), x, r in product(sizes, densities if densities is not None else mines, rules):
         kw = dict(density=x) if densities is not None else dict(mines=x)

@@ -13,10 +13,11 @@ import os
 
 from .grid import board_key, from_params
 from .grow import check_growth
+from .integrity import check_records, record_id
 
 
 def _fsync_write(path, text):
-    tmp = path + ".tmp"
+    tmp = f"{path}.{os.getpid()}.tmp"  # per process: two writers never share a temp file
     with open(tmp, "w") as f:
         f.write(text)
         f.flush()
@@ -30,26 +31,43 @@ def read_records(path, params):
     ``params`` (the folder's own stored parameters)."""
     chunks = os.path.join(path, "chunks.jsonl")
     if not os.path.exists(chunks):
-        return [], 0
-    with open(chunks, "rb") as f:
-        data = f.read()
+        return [], 0, []
+    try:
+        with open(chunks, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise OSError(f"out: cannot read {chunks}: {e.strerror}") from None
     end = data.rfind(b"\n") + 1  # a crash mid-write leaves a torn last line: drop it
-    recs = [json.loads(line) for line in data[:end].decode().splitlines() if line.strip()]
+    recs, lines = [], []
+    for i, line in enumerate(data[:end].decode(errors="replace").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            recs.append(json.loads(line))
+        except ValueError:
+            raise ValueError(f"out: {chunks} line {i}: not a chunk record (damaged or "
+                             f"edited); move the folder aside (or delete that line) and "
+                             f"re-run") from None
+        lines.append(i)
+    if any(not isinstance(r, dict) for r in recs):
+        i = lines[next(j for j, r in enumerate(recs) if not isinstance(r, dict))]
+        raise ValueError(f"out: {chunks} line {i}: not a chunk record; move the folder aside")
     if any("key" not in r for r in recs):
         keys = [board_key(bd) for bd in from_params(params)[1]]
-        for r in recs:
+        for r, i in zip(recs, lines):
             if "key" not in r:
-                if r["b"] >= len(keys):
-                    raise ValueError(f"out: {chunks} has a chunk outside the folder's grid; "
-                                     f"use a new folder")
-                r["key"] = keys[r.pop("b")]
-    return recs, end
+                b = r.pop("b", None)
+                if not isinstance(b, int) or isinstance(b, bool) or not 0 <= b < len(keys):
+                    raise ValueError(f"out: {chunks} line {i}: a chunk of board {b!r}, outside "
+                                     f"the folder's grid; move the folder aside")
+                r["key"] = keys[b]
+    return recs, end, lines
 
 
 class _Store:
     """The output folder: parameters, appended chunk records, per-game files, summaries."""
 
-    def __init__(self, path, params, per_game):
+    def __init__(self, path, params, per_game, chunk_of_key=None):
         self.path = path
         self.params = params
         self.per_game = per_game
@@ -57,6 +75,9 @@ class _Store:
         self.pfile = os.path.join(path, "params.json")
         self.stored = None
         self.rewrite = True
+        if os.path.exists(path) and not os.path.isdir(path):
+            raise ValueError(f"out: {path} is a file; give a folder (new, empty, or one "
+                             f"written by fastsweep sweep)")
         if os.path.exists(self.pfile):
             with open(self.pfile) as f:
                 self.stored = json.load(f)
@@ -64,9 +85,18 @@ class _Store:
         elif os.path.isdir(path) and os.listdir(path):
             raise ValueError(f"out: {path} exists, is not empty and has no params.json; "
                              f"choose a new or empty folder")
-        self.records, self._end = read_records(path, self.stored) if self.stored else ([], 0)
+        self.records, self._end, lines = (read_records(path, self.stored) if self.stored
+                                          else ([], 0, []))
+        # every record is checked against this run's arguments before any is used
+        check_records(self.records, lines, params, chunk_of_key or {}, self.chunks)
 
     def open(self):
+        try:
+            self._open()
+        except OSError as e:
+            raise OSError(f"out: cannot write to {self.path}: {e.strerror or e}") from None
+
+    def _open(self):
         """Create the folder and write ``params.json`` (again, if the run grows the sweep).
         A grown folder's old format-1 records are first rewritten with their board keys,
         since their board indices refer to the old grid."""
@@ -86,6 +116,13 @@ class _Store:
             os.makedirs(os.path.join(self.path, "per_game"), exist_ok=True)
 
     def append(self, results):
+        try:
+            self._append(results)
+        except OSError as e:
+            raise OSError(f"out: cannot write to {self.path}: {e.strerror or e} (the chunks "
+                          f"written so far are kept; re-run to resume)") from None
+
+    def _append(self, results):
         if self.per_game:
             for rec, df in results:
                 if df is None:
@@ -95,6 +132,8 @@ class _Store:
                 p = os.path.join(self.path, "per_game", f"{rec['key']}_k{rec['k']:06d}_{who}.csv")
                 df.to_csv(p + ".tmp", index=False)
                 os.replace(p + ".tmp", p)
+        for rec, _ in results:
+            rec["id"] = record_id(self.params, rec)
         text = "".join(json.dumps(rec, separators=(",", ":")) + "\n" for rec, _ in results)
         # one write + fsync per batch: a line is either complete or cut off and dropped
         with open(self.chunks, "a") as f:

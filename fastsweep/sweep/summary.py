@@ -12,8 +12,10 @@ from dataclasses import dataclass
 import pandas as pd
 
 from .. import stats
-from .grid import from_params
+from .grid import board_key, from_params
 from .plan import _Plan
+from .grid import with_defaults
+from .integrity import check_records
 from .store import read_records
 
 TIMING_COLUMNS = ("us_per_game",)  # wall-clock derived: the only non-reproducible columns
@@ -128,7 +130,12 @@ def load(path) -> SweepResult:
         params["ci_method"] = stored.get("ci_method", stats.CI_METHOD)
         return SweepResult(summary, pairs, params, path)
     plan = _Plan(params, boards)
-    for rec in read_records(path, stored)[0]:
+    recs, _, lines = read_records(path, stored)
+    # (a folder older than prior/budget in params.json was played with their defaults)
+    check_records(recs, lines, with_defaults(stored),
+                  {board_key(bd): bd["chunk"] for bd in boards},
+                  os.path.join(path, "chunks.jsonl"))
+    for rec in recs:
         plan.add(rec)
     for b in range(len(boards)):
         plan.evaluate(b)
