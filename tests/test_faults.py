@@ -267,3 +267,53 @@ def test_cli_hostile_arguments_are_one_line(capsys, argv, flag):
     err = capsys.readouterr().err
     assert e.value.code == 2 and err.count("\n") == 1, err
     assert flag in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("content, text", [
+    ("{not json", "is not valid JSON"),
+    ('["a", "list"]', "does not describe a fastsweep sweep"),
+    ('{"tool": "someone else"}', "does not describe a fastsweep sweep"),
+])
+def test_foreign_params_json_is_refused(tmp_path, content, text):
+    out = tmp_path / "s"
+    out.mkdir()
+    (out / "params.json").write_text(content)
+    with pytest.raises(ValueError, match=rf"params.json {text}"):
+        small(out)
+    with pytest.raises(ValueError, match=text):
+        fastsweep.load(str(out))
+
+
+SIGINT_RUN = """
+import sys, fastsweep
+fastsweep.sweep(["basic", "inference"], 30, densities=[0.1, 0.2, 0.3], mine_count=[False],
+                games=3000, chunk_games=50, workers=2, quiet=True, out=sys.argv[1])
+"""
+
+
+def test_sigint_at_random_points_loses_nothing(tmp_path):
+    """Ctrl-C at random times (seeded) in a two-worker sweep: every resume ends with the
+    summary of an uninterrupted run."""
+    import signal
+    import time
+    rng = np.random.default_rng(12)
+    want = fastsweep.sweep(["basic", "inference"], 30, densities=[0.1, 0.2, 0.3],
+                           mine_count=[False], games=3000, chunk_games=50, workers=2,
+                           quiet=True).summary
+    cols = ["agent", "density", "games", "mean_score", "win_rate", "mean_guesses"]
+    cut = []
+    for trial in range(3):
+        out = str(tmp_path / f"s{trial}")
+        p = subprocess.Popen([sys.executable, "-c", SIGINT_RUN, out],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        time.sleep(float(rng.uniform(1.0, 4.0)))
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=60)
+        assert "Traceback" not in err or "KeyboardInterrupt" in err, err
+        r = fastsweep.sweep(["basic", "inference"], 30, densities=[0.1, 0.2, 0.3],
+                            mine_count=[False], games=3000, chunk_games=50, workers=2,
+                            quiet=True, out=out)
+        assert r.summary[cols].equals(want[cols]), trial
+        assert not os.path.exists(os.path.join(str(tmp_path), f".s{trial}.lock"))
+        cut.append(r.reused_chunks > 0 and r.played_chunks > 0)
+    assert any(cut)  # some interrupt landed mid-sweep (not before the first or after the last chunk)

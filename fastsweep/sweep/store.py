@@ -25,6 +25,25 @@ def _fsync_write(path, text):
     os.replace(tmp, path)
 
 
+REQUIRED = ("members", "sizes", "rules", "seed")
+
+
+def read_params(pfile) -> dict:
+    """A folder's ``params.json``, refused in one line if it is not a sweep's."""
+    try:
+        with open(pfile) as f:
+            stored = json.load(f)
+    except ValueError:
+        raise ValueError(f"out: {pfile} is not valid JSON (damaged or not written by "
+                         f"fastsweep); move the folder aside") from None
+    except OSError as e:
+        raise OSError(f"out: cannot read {pfile}: {e.strerror}") from None
+    if not isinstance(stored, dict) or any(k not in stored for k in REQUIRED):
+        raise ValueError(f"out: {pfile} does not describe a fastsweep sweep (it needs "
+                         f"{', '.join(REQUIRED)}); choose another folder")
+    return stored
+
+
 def read_records(path, params):
     """(records, byte length of the complete lines) of ``path``/chunks.jsonl; records of
     format 1 (a board index ``b`` instead of a ``key``) get the key of that board in
@@ -79,8 +98,7 @@ class _Store:
             raise ValueError(f"out: {path} is a file; give a folder (new, empty, or one "
                              f"written by fastsweep sweep)")
         if os.path.exists(self.pfile):
-            with open(self.pfile) as f:
-                self.stored = json.load(f)
+            self.stored = read_params(self.pfile)
             self.rewrite = check_growth(self.stored, params, path)
         elif os.path.isdir(path) and os.listdir(path):
             raise ValueError(f"out: {path} exists, is not empty and has no params.json; "

@@ -4,7 +4,6 @@ configuration's chunk prefix (:func:`summarize`), :class:`SweepResult`, and :fun
 """
 from __future__ import annotations
 
-import json
 import math
 import os
 from dataclasses import dataclass
@@ -16,7 +15,7 @@ from .grid import board_key, from_params
 from .plan import _Plan
 from .grid import with_defaults
 from .integrity import check_records
-from .store import read_records
+from .store import read_params, read_records
 
 TIMING_COLUMNS = ("us_per_game",)  # wall-clock derived: the only non-reproducible columns
 _STATS = ("n", "x1", "x2", "wins", "det", "guess", "moves", "approx", "wrong", "sdet")
@@ -115,8 +114,7 @@ def load(path) -> SweepResult:
     pfile = os.path.join(path, "params.json")
     if not os.path.exists(pfile):
         raise ValueError(f"results: {path} is not a sweep folder (no params.json)")
-    with open(pfile) as f:
-        stored = json.load(f)
+    stored = read_params(pfile)
     params, boards = from_params(stored)
     if not os.path.exists(os.path.join(path, "chunks.jsonl")):
         sfile, qfile = os.path.join(path, "summary.csv"), os.path.join(path, "pairs.csv")
