@@ -320,7 +320,7 @@ def test_plain_progress_lines_without_a_terminal(capsys, monkeypatch):
     monkeypatch.setattr(SW.progress, "INTERVAL", 0.0)
     SW.sweep(workers=1, **dict(GRID, quiet=False))
     err = capsys.readouterr().err.splitlines()
-    assert err[0].startswith("sweep: 8 points, 880 games to play")
+    assert err[0].startswith("sweep: 8 points, 880 games planned so far")
     mids = [x for x in err[1:-1] if " elapsed" in x]
     assert mids and all(x.startswith("sweep: ") and "points done" in x for x in mids)
     assert "remaining" in mids[0] and "/880 games" in mids[0]

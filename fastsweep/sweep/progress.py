@@ -49,7 +49,7 @@ class Progress:
             self.bar = tqdm(total=total, initial=initial, unit="game", unit_scale=True,
                             smoothing=0.05, desc="sweep", dynamic_ncols=True, file=self.stream)
         if self.plain:
-            self._line(f"sweep: {points:,} points, {total - initial:,} games to play"
+            self._line(f"sweep: {points:,} points, {total - initial:,} games planned so far"
                        + (f" ({initial:,} done already)" if initial else "")
                        + f"; a line every {self.interval:g} s")
 
