@@ -134,6 +134,34 @@ def inference_games():
                    "probability", "probability + total"], rows2))
 
 
+def hard_views():
+    b = pd.read_csv(os.path.join(RES, "bench_hard_views.csv"))
+    rows = []
+    for case, g in b[b.case.str.contains("seeds")].groupby("case", sort=False):
+        v = g.set_index("variant")
+        n = int(g.n.iloc[0])
+        exact = n - int(v.value["views approximated"])
+        ms = v.loc["ms-toollib outcome"].notes if "ms-toollib outcome" in v.index else "n/a"
+        if "ms-toollib time, median over ok views" in v.index:
+            ms += (f"; median {v.value['ms-toollib time, median over ok views'] / 1e3:.1f} s, "
+                   f"max {v.value['ms-toollib time, max over ok views'] / 1e3:.1f} s")
+        rows.append([f"{case}, {n} views", f"{exact} of {n}",
+                     f"{v.value['fastsweep API time, median']:.1f} ms",
+                     f"{v.value['fastsweep API time, max']:.0f} ms", ms])
+    table = _md(["`mine_probabilities(view, mines=total)`", "exact", "median", "max",
+                 "ms-toollib (4 GiB cap, 60 s timeout)"], rows)
+    g = b[b.case.str.startswith("30x30") & b.case.str.contains("seeds")].set_index("variant")
+    v = g.value
+    return table + (
+        f"\n\nms-toollib treats a flag as a hidden cell, so it is compared on the same views "
+        f"with the known mines hidden again; fastsweep there: median "
+        f"{v['fastsweep API time, known mines hidden, median']:.1f} ms, max "
+        f"{v['fastsweep API time, known mines hidden, max']:.0f} ms, "
+        f"{int(g.n.iloc[0] - v['views approximated, known mines hidden'])} of "
+        f"{int(g.n.iloc[0])} exact; where both answered, the probabilities agree to "
+        f"{v['max |p_fastsweep - p_ms-toollib|']:.0e}.")
+
+
 def sweeps():
     b = pd.read_csv(os.path.join(RES, "bench_sweep.csv"))
     rows = []
@@ -165,7 +193,8 @@ def provenance():
 
 BLOCKS = {"headline": headline, "report": report, "engine": engine,
           "inference-calls": inference_calls, "inference-outcomes": inference_outcomes,
-          "inference-games": inference_games, "sweeps": sweeps, "provenance": provenance}
+          "inference-games": inference_games, "hard-views": hard_views, "sweeps": sweeps,
+          "provenance": provenance}
 _RE = re.compile(r"(<!-- results:([\w-]+) -->\n)(.*?)(\n<!-- /results:\2 -->)", re.S)
 
 
