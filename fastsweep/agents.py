@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from .kernels import layout as kl
 from .kernels.policies import AGENT_INFERENCE, AGENT_PROBABILITY
+from .kernels.run_reports import AGENT_LINALG, AGENT_LINALG_PLUS
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,16 @@ AGENTS: dict[str, AgentInfo] = {
         reasons=_RULE_REASONS + (kl.R_DEDUCE_SAFE, kl.R_DEDUCE_MINE, kl.R_RANDOM,
                                  kl.R_PROB_GUESS, kl.R_APPROX_GUESS),
         exact_inference=True),
+    "linalg": AgentInfo(
+        AGENT_LINALG, "reports", "the reports' linear-algebra agent: reduced row echelon form "
+        "of the clues' equations (and the total's), single-cell rows decide, else a random "
+        "guess", options=("mine_count",),
+        reasons=_RULE_REASONS + (kl.R_LINALG_SAFE, kl.R_LINALG_MINE, kl.R_RANDOM)),
+    "linalg-plus": AgentInfo(
+        AGENT_LINALG_PLUS, "reports", "linalg, and a row also decides when its right-hand "
+        "side is the sum of its positive (or negative) coefficients, else a random guess",
+        options=("mine_count",),
+        reasons=_RULE_REASONS + (kl.R_LINALG_SAFE, kl.R_LINALG_MINE, kl.R_RANDOM)),
 }
 
 
@@ -82,6 +93,10 @@ REASONS = {
                        f"{a} hidden cells left and {a} mines left: all mines"),
     kl.R_DEDUCE_SAFE: ("deduce-safe", _deduced("safe")),
     kl.R_DEDUCE_MINE: ("deduce-mine", _deduced("mine")),
+    kl.R_LINALG_SAFE: ("linalg-safe", lambda ref, a, p, w:
+                       f"safe by the reduced row echelon form ({a} cells decided)"),
+    kl.R_LINALG_MINE: ("linalg-mine", lambda ref, a, p, w:
+                       f"mine by the reduced row echelon form ({a} cells decided)"),
     kl.R_PROB_GUESS: ("probability", lambda ref, a, p, w:
                       f"mine probability {p:.3f} (lowest of {a} hidden cells)"),
     kl.R_APPROX_GUESS: ("approx-probability", lambda ref, a, p, w:

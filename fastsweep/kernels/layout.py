@@ -141,6 +141,8 @@ R_DEDUCE_SAFE = 6  # complete deduction (ref = a clue cell involved, a = clues i
 R_DEDUCE_MINE = 7
 R_PROB_GUESS = 8  # lowest exact mine probability (a = hidden cells)
 R_APPROX_GUESS = 9  # lowest approximate probability (work budget exceeded)
+R_LINALG_SAFE = 10  # decided by a row of the reduced row echelon form (a = cells decided)
+R_LINALG_MINE = 11
 
 
 def regions(h, w):

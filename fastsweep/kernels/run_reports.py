@@ -1,0 +1,82 @@
+"""The reports' agents (``linalg``, ``linalg-plus``): game loop and batch entry points.
+
+The agent's move is ``linalg.linalg_move`` (the reduced row echelon form of the clues'
+equations, and the mine total's when told), else a random guess in the guess order;
+everything else is the rules' loop step (``game.settle``), as in ``run_exact.py``.
+Entry points as in ``run_basic.py``: :func:`play_batch`, :func:`play_traced`,
+:func:`play_blind`; :func:`decide_view` is the reduction on a typed-in view (tests).
+"""
+import numpy as np
+from numba import njit
+
+from .env import flat, new_state
+from .game import (
+    AGENT, OVER, P_AGENT, P_MINE_COUNT, P_RULES, RULES_CLASSIC, blindfold, clock,
+    new_batch_state, open_game, read_trace, record, settle, setup_game, summarize,
+)
+from .layout import C_KMINES
+from .linalg import decide, linalg_move
+from .local import guess_in_order
+from .view import fill_state
+
+AGENT_LINALG = 3  # RREF, single-variable rows
+AGENT_LINALG_PLUS = 4  # RREF, also rows whose right-hand side is a signed coefficient sum
+
+
+@njit(cache=True)
+def run_game(S, params, first):
+    """Play a set-up game from its opening cell ``first`` to the end."""
+    classic = params[P_RULES] == RULES_CLASSIC
+    mine_count = params[P_MINE_COUNT] != 0
+    plus = params[P_AGENT] == AGENT_LINALG_PLUS
+    F = flat(S)
+    open_game(S, first)
+    while True:
+        step = settle(S, F, classic, mine_count)
+        if step == OVER:
+            break
+        if step == AGENT and linalg_move(S, plus, classic) == 0:
+            guess_in_order(F)
+
+
+@njit(cache=True)
+def play_batch(params, fparams, layout, first_game, out, secs, boards):
+    """As ``run_basic.play_batch``."""
+    S, scratch = new_batch_state(params, False)
+    for i in range(out.shape[0]):
+        t0 = clock(secs.shape[0] > 0)
+        run_game(S, params, setup_game(S, params, layout, first_game + i, scratch))
+        record(S, out, secs, boards, i, t0)
+
+
+@njit(cache=True)
+def play_traced(params, fparams, layout, game, moves, probs, final, out):
+    """As ``run_basic.play_traced`` (``probs`` unused: no probabilities)."""
+    S, scratch = new_batch_state(params, True)
+    run_game(S, params, setup_game(S, params, layout, game, scratch))
+    summarize(S, out, 0)
+    read_trace(S, moves, final)
+
+
+@njit(cache=True)
+def play_blind(params, fparams, layout, game, moves):
+    """As ``run_basic.play_blind``."""
+    S, scratch = new_batch_state(params, True)
+    first = setup_game(S, params, layout, game, scratch)
+    blindfold(S, moves)
+    run_game(S, params, first)
+    return read_trace(S, moves, np.zeros((0, 0), np.int32))
+
+
+@njit(cache=True)
+def decide_view(v, mines, plus):
+    """The reduction on view ``v`` (int8 H x W: -1 hidden, -2 known mine, 0..8 a clue;
+    consistent), told the mine total ``mines`` (< 0: not told). Returns (ded int8 H x W:
+    1 safe, 2 mine, 0 undecided; cut short 0/1; largest magnitude in the reduced rows)."""
+    h, w = v.shape
+    S = new_state(h, w)
+    fill_state(v, S)
+    S[h * w, C_KMINES] = mines
+    ded = np.zeros(h * w, np.int8)
+    _, cut, biggest = decide(S, plus, ded)
+    return ded.reshape(h, w), cut, biggest
