@@ -36,6 +36,9 @@ class GameConfig:
     layout: np.ndarray | None = field(default=None, compare=False, repr=False)
     prior: float = 0.5
     budget: int = 0
+    threshold: float = 0.125
+    risk_rules: str = "complete"
+    max_component: int = 20
 
     @property
     def cells(self) -> int:

@@ -112,6 +112,29 @@ def _budget(v, c):
     return int(v)
 
 
+MAX_COMPONENT = 30  # bruteforce enumerates up to 2**max_component layouts per component
+RISK_RULES = ("complete", "basic")
+
+
+def _threshold(v, c):
+    if not isinstance(v, numbers.Real) or isinstance(v, bool) or math.isnan(v) or not 0.0 < v < 1.0:
+        raise ValueError(f"threshold: must be a number strictly between 0 and 1, got {v!r}")
+    return float(v)
+
+
+def _risk_rules(v, c):
+    if v not in RISK_RULES:
+        raise ValueError(f"risk_rules: unknown rules {v!r}; allowed: {', '.join(RISK_RULES)}")
+    return v
+
+
+def _max_component(v, c):
+    if not _is_int(v) or not 1 <= v <= MAX_COMPONENT:
+        raise ValueError(f"max_component: must be an integer in [1, {MAX_COMPONENT}] (cells of "
+                         f"the largest frontier component bruteforce enumerates), got {v!r}")
+    return int(v)
+
+
 # ---------------------------------------------------------------- sweep CLI parsers
 
 def _split(s):
@@ -186,6 +209,17 @@ OPTIONS = (
            "0 = the agents' own, 2**20)", _budget,
            flag="--budget", type=int, metavar="B", slot="P_BUDGET",
            to_kernel=lambda cfg, kg: cfg.budget),
+    Option("threshold", 0.125, "threshold agent: reveal at once every cell whose mine "
+           "probability is below this, in (0, 1)", _threshold, flag="--threshold", type=float,
+           metavar="T", slot="F_THRESHOLD", to_kernel=lambda cfg, kg: cfg.threshold),
+    Option("risk_rules", "complete", "risk agent: what decides cells in its look-ahead, "
+           "complete (deduction) or basic (the single-clue rules, as the report)",
+           _risk_rules, flag="--risk-rules", metavar="RULES", slot="P_RISK_RULES",
+           to_kernel=lambda cfg, kg: RISK_RULES.index(cfg.risk_rules)),
+    Option("max_component", 20, "bruteforce agents: largest frontier component (cells) they "
+           f"enumerate, in [1, {MAX_COMPONENT}]", _max_component, flag="--max-component",
+           type=int, metavar="K", slot="P_MAX_COMPONENT",
+           to_kernel=lambda cfg, kg: cfg.max_component),
 )
 BY_NAME = {o.name: o for o in OPTIONS}
 DEFAULTS = {o.name: o.default for o in OPTIONS}

@@ -71,7 +71,7 @@ def frame(cfg: GameConfig, seed: int, first_game: int, out, secs) -> pd.DataFram
 
 def run(agent, size, mines=None, density=None, games=1, seed=0, rules="keep-going",
         first_click=None, first_cell=None, mine_count=False, layout=None, prior=0.5,
-        budget=0) -> pd.DataFrame:
+        budget=0, threshold=0.125, risk_rules="complete", max_component=20) -> pd.DataFrame:
     """Play ``games`` games of one configuration; one DataFrame row per game.
 
     Parameters
@@ -102,6 +102,13 @@ def run(agent, size, mines=None, density=None, games=1, seed=0, rules="keep-goin
         Per-cell mine prior for probability agents that do not know the mine count.
     budget : int
         Work budget of exact analyses (0 = the agent's default).
+    threshold : float
+        ``threshold`` agent: every cell below this mine probability is revealed at once.
+    risk_rules : {"complete", "basic"}
+        ``risk`` agent: cells its look-ahead counts as decided come from complete deduction
+        or from the single-clue rules only.
+    max_component : int
+        ``bruteforce`` agents: the largest frontier component (cells) they enumerate.
 
     Returns
     -------

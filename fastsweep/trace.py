@@ -134,7 +134,7 @@ def _prior_notes(cfg: GameConfig, cell, outc, why, reasons) -> list:
 
 def play(agent, size, mines=None, density=None, seed=0, game=0, rules="keep-going",
          first_click=None, first_cell=None, mine_count=False, layout=None, prior=0.5,
-         budget=0) -> Trace:
+         budget=0, threshold=0.125, risk_rules="complete", max_component=20) -> Trace:
     """Play game ``game`` of root ``seed`` with every move recorded.
 
     Arguments as in :func:`fastsweep.run`. The same (seed, game) gives the same game as

@@ -91,7 +91,8 @@ def test_kernel_slots_exist_and_match_the_old_parameters():
             assert o.slot.startswith(("P_", "F_")) and hasattr(kg, o.slot), o.slot
             assert o.to_kernel is not None
     cfg = make_config("probability", (16, 30), mines=99, rules="classic", mine_count=True,
-                      prior=0.25, budget=1234)
+                      prior=0.25, budget=1234, threshold=0.2, risk_rules="basic",
+                      max_component=7)
     p, f = kernel_params(cfg, seed=2**64 - 1)
     assert old_name is kernel_params
     expect = np.zeros(kg.P_LEN, np.int64)
@@ -101,7 +102,8 @@ def test_kernel_slots_exist_and_match_the_old_parameters():
 
     expect[kg.P_AGENT] = agent_id("probability")
     expect[[kg.P_H, kg.P_W, kg.P_SEED]] = [16, 30, -1]  # the seed's uint64 bits
-    assert p.tolist() == expect.tolist() and f.tolist() == [0.25]
+    expect[[kg.P_RISK_RULES, kg.P_MAX_COMPONENT]] = [1, 7]
+    assert p.tolist() == expect.tolist() and f.tolist() == [0.25, 0.2]
 
 
 def test_make_config_rejects_unknown_options():

@@ -45,10 +45,13 @@ P_BUDGET = 6  # work budget of exact analyses (agent-specific meaning)
 P_H = 7  # board height
 P_W = 8  # board width
 P_SEED = 9  # root seed (the uint64's bits)
-P_LEN = 10
+P_RISK_RULES = 10  # risk agent: 0 complete deduction, 1 single-clue rules
+P_MAX_COMPONENT = 11  # bruteforce agents: largest component enumerated (cells)
+P_LEN = 12
 
 F_PRIOR = 0
-F_LEN = 1
+F_THRESHOLD = 1  # threshold agent: reveal every cell below this mine probability
+F_LEN = 2
 
 OUT_FLAGGED = 0
 OUT_DETONATED = 1

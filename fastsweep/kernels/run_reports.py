@@ -24,36 +24,48 @@ AGENT_LINALG_PLUS = 4  # RREF, also rows whose right-hand side is a signed coeff
 
 
 @njit(cache=True)
-def run_game(S, params, first):
+def agent_move(S, trp, params):
+    """The agent's move once the rules are exhausted: its decisions, else a guess.
+    ``trp`` (float64, N or empty) receives the mine probability of a traced guess that
+    has one."""
+    classic = params[P_RULES] == RULES_CLASSIC
+    agent = params[P_AGENT]
+    if linalg_move(S, agent == AGENT_LINALG_PLUS, classic) == 0:
+        guess_in_order(flat(S))
+
+
+@njit(cache=True)
+def run_game(S, trp, params, first):
     """Play a set-up game from its opening cell ``first`` to the end."""
     classic = params[P_RULES] == RULES_CLASSIC
     mine_count = params[P_MINE_COUNT] != 0
-    plus = params[P_AGENT] == AGENT_LINALG_PLUS
     F = flat(S)
     open_game(S, first)
     while True:
         step = settle(S, F, classic, mine_count)
         if step == OVER:
             break
-        if step == AGENT and linalg_move(S, plus, classic) == 0:
-            guess_in_order(F)
+        if step == AGENT:
+            agent_move(S, trp, params)
 
 
 @njit(cache=True)
 def play_batch(params, fparams, layout, first_game, out, secs, boards):
     """As ``run_basic.play_batch``."""
     S, scratch = new_batch_state(params, False)
+    trp = np.zeros(0, np.float64)
     for i in range(out.shape[0]):
         t0 = clock(secs.shape[0] > 0)
-        run_game(S, params, setup_game(S, params, layout, first_game + i, scratch))
+        run_game(S, trp, params, setup_game(S, params, layout, first_game + i, scratch))
         record(S, out, secs, boards, i, t0)
 
 
 @njit(cache=True)
 def play_traced(params, fparams, layout, game, moves, probs, final, out):
-    """As ``run_basic.play_traced`` (``probs`` unused: no probabilities)."""
+    """As ``run_basic.play_traced``; ``probs[m]`` is the mine probability of guess m
+    (agents that guess by one)."""
     S, scratch = new_batch_state(params, True)
-    run_game(S, params, setup_game(S, params, layout, game, scratch))
+    run_game(S, probs, params, setup_game(S, params, layout, game, scratch))
     summarize(S, out, 0)
     read_trace(S, moves, final)
 
@@ -64,7 +76,7 @@ def play_blind(params, fparams, layout, game, moves):
     S, scratch = new_batch_state(params, True)
     first = setup_game(S, params, layout, game, scratch)
     blindfold(S, moves)
-    run_game(S, params, first)
+    run_game(S, np.zeros(0, np.float64), params, first)
     return read_trace(S, moves, np.zeros((0, 0), np.int32))
 
 

@@ -23,12 +23,18 @@ import warnings
 
 RECORD_FORMAT = 3  # format 3: records carry "id" (format 2: keys, no digest; 1: indices)
 FIXED = ("seed", "first_click", "first_cell", "prior", "budget")
+# options added later fix the games too; they enter the digest only when not at their
+# default, so records written before they existed keep their digests
+FIXED_LATER = {"threshold": 0.125, "risk_rules": "complete", "max_component": 20}
 
 
 def record_id(params, rec) -> str:
     """The digest a record of the run ``params`` must carry (16 hex digits)."""
     what = [RECORD_FORMAT, [params.get(k) for k in FIXED], rec.get("key"), rec.get("k"),
             rec.get("first"), rec.get("games"), sorted(rec.get("m", {}))]
+    later = sorted((k, params[k]) for k, d in FIXED_LATER.items() if params.get(k, d) != d)
+    if later:
+        what.append(later)
     return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -60,7 +66,7 @@ def record_problem(rec, params, chunk_of_key) -> str | None:
         return f"games {first}.. of chunk {k} do not match the board's chunks of {c} games"
     if "id" in rec and rec["id"] != record_id(params, rec):
         return ("written by a sweep with other parameters (seed, first click or cell, prior, "
-                "budget) or edited since")
+                "budget, agent options) or edited since")
     return None
 
 
