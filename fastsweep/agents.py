@@ -12,7 +12,7 @@ import importlib
 from dataclasses import dataclass
 
 from .kernels import layout as kl
-from .kernels.policies import AGENT_INFERENCE, AGENT_PROBABILITY
+from .kernels.policies import AGENT_INFERENCE, AGENT_PROBABILITY, AGENT_RISK, AGENT_THRESHOLD
 from .kernels.run_reports import AGENT_LINALG, AGENT_LINALG_PLUS
 
 
@@ -62,6 +62,20 @@ AGENTS: dict[str, AgentInfo] = {
         "side is the sum of its positive (or negative) coefficients, else a random guess",
         options=("mine_count",),
         reasons=_RULE_REASONS + (kl.R_LINALG_SAFE, kl.R_LINALG_MINE, kl.R_RANDOM)),
+    "threshold": AgentInfo(
+        AGENT_THRESHOLD, "exact", "the 2020 report's threshold agent: complete deduction, "
+        "else every cell whose exact mine probability is below the threshold, revealed at "
+        "once without recomputing (none: the lowest)",
+        options=("mine_count", "budget", "prior", "threshold"),
+        reasons=_RULE_REASONS + (kl.R_DEDUCE_SAFE, kl.R_DEDUCE_MINE, kl.R_RANDOM,
+                                 kl.R_THRESHOLD_GUESS, kl.R_APPROX_GUESS)),
+    "risk": AgentInfo(
+        AGENT_RISK, "exact", "the CS440 follow-up's risk agent: complete deduction, else the "
+        "cell that maximises the expected number of cells decided after it (exact outcome "
+        "distribution)", options=("mine_count", "budget", "prior", "risk_rules"),
+        reasons=_RULE_REASONS + (kl.R_DEDUCE_SAFE, kl.R_DEDUCE_MINE, kl.R_RANDOM,
+                                 kl.R_RISK_GUESS, kl.R_APPROX_GUESS),
+        exact_inference=True),
 }
 
 
@@ -97,6 +111,13 @@ REASONS = {
                        f"safe by the reduced row echelon form ({a} cells decided)"),
     kl.R_LINALG_MINE: ("linalg-mine", lambda ref, a, p, w:
                        f"mine by the reduced row echelon form ({a} cells decided)"),
+    kl.R_THRESHOLD_GUESS: ("threshold", lambda ref, a, p, w:
+                           f"mine probability {p:.3f}, below the threshold: one of {a} "
+                           f"cells revealed without recomputing" if a > 0 else
+                           f"mine probability {p:.3f} (lowest; none below the threshold)"),
+    kl.R_RISK_GUESS: ("risk", lambda ref, a, p, w:
+                      f"look-ahead: {a / 100:.2f} cells expected to be decided after it "
+                      f"(mine probability {p:.3f})"),
     kl.R_PROB_GUESS: ("probability", lambda ref, a, p, w:
                       f"mine probability {p:.3f} (lowest of {a} hidden cells)"),
     kl.R_APPROX_GUESS: ("approx-probability", lambda ref, a, p, w:

@@ -31,8 +31,10 @@ WIDTH = 3.4  # inches: one column of a two-column paper
 WIDE = 7.0  # inches: both columns, for figures with several panels
 HEIGHT = 3.0  # inches, one panel with its title lines and the legend below it
 ROW_HEIGHT = 1.9  # inches per row of panels in a faceted figure
-COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000"]
-MARKERS = ["o", "s", "^", "D", "v", "P", "X"]
+# Okabe-Ito, then Tol's muted colours: 12 agents before a colour repeats
+COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
+           "#882255", "#44AA99", "#999933", "#AA4499", "#661100"]
+MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*", "h", "<", ">", "p"]
 LINEWIDTH = 1.0  # points
 BAND_ALPHA = 0.15
 VISIBLE_BAND = 2.0  # points: a band this tall shows 0.5 pt on each side of a 1 pt line

@@ -20,11 +20,17 @@ from .layout import (
 )
 
 from .frontier import CB_C, CB_DED, CB_NCLUE, CB_REF, CB_SIZE
-from .game import F_PRIOR, P_AGENT, P_BUDGET, P_MINE_COUNT, P_RULES, RULES_CLASSIC
+from .game import (
+    F_PRIOR, F_THRESHOLD, P_AGENT, P_BUDGET, P_MINE_COUNT, P_RISK_RULES, P_RULES,
+    RULES_CLASSIC,
+)
 from .local import guess_in_order
+from .risk import risk_guess, threshold_guesses
 
 AGENT_INFERENCE = 1  # complete deduction, else a random guess
 AGENT_PROBABILITY = 2  # complete deduction, else the lowest exact mine probability
+AGENT_THRESHOLD = 8  # complete deduction, else every cell below a mine probability at once
+AGENT_RISK = 9  # complete deduction, else the most expected cells decided next
 
 TIE_RTOL = 1e-12  # probabilities this close count as equal: the guess order decides
 
@@ -43,11 +49,29 @@ def next_move(S, trp, params, fparams, ws):
     ``trp`` (float64, N or empty) receives the mine probability of a traced guess;
     ``ws`` is the agent's workspace (:func:`new_workspace`).
     """
-    if params[P_BUDGET] < 0 or (params[P_MINE_COUNT] != 0
-                                and params[P_AGENT] == AGENT_PROBABILITY):
-        deduce_or_guess(S, trp, params, fparams, params[P_AGENT] == AGENT_PROBABILITY)
+    agent = params[P_AGENT]
+    guesses_by_prob = agent != AGENT_INFERENCE
+    # (risk: its what-ifs run whole analyses on the knowledge, so it keeps to whole ones)
+    if params[P_BUDGET] < 0 or agent == AGENT_RISK or (params[P_MINE_COUNT] != 0
+                                                         and guesses_by_prob):
+        deduce_or_guess(S, trp, params, fparams, guesses_by_prob)
     else:
         deduce_or_guess_changed(S, trp, params, fparams, ws)
+
+
+@njit(cache=True)
+def guess(S, trp, params, fparams, pcell, approx):
+    """The guess of an agent that guesses by mine probability (``pcell``: each hidden
+    cell's, partly approximated if ``approx`` > 0)."""
+    agent = params[P_AGENT]
+    if agent == AGENT_THRESHOLD:
+        threshold_guesses(S, trp, pcell, fparams[F_THRESHOLD], approx,
+                          params[P_RULES] == RULES_CLASSIC)
+    elif agent == AGENT_RISK and approx == 0:
+        risk_guess(S, trp, params[P_MINE_COUNT] != 0, fparams[F_PRIOR], params[P_BUDGET],
+                   params[P_RISK_RULES], pcell)
+    else:
+        guess_lowest(S, trp, pcell, approx)
 
 
 @njit(cache=True)
@@ -98,7 +122,7 @@ def deduce_or_guess_changed(S, trp, params, fparams, ws):
             return
     if acted > 0:
         return
-    if params[P_AGENT] != AGENT_PROBABILITY or res != ST_OK:
+    if params[P_AGENT] == AGENT_INFERENCE or res != ST_OK:
         guess_in_order(flat(S))
         return
     pcell = np.empty(n, np.float64)
@@ -107,7 +131,7 @@ def deduce_or_guess_changed(S, trp, params, fparams, ws):
         # a frontier cell has a revealed neighbour (neither hidden nor a known mine)
         if w_status(w) == HIDDEN:
             pcell[c] = ws[c, W_PROB] if S[c, F_NNB] - w_hidden(w) - w_mines(w) > 0 else prior
-    guess_lowest(S, trp, pcell, approx)
+    guess(S, trp, params, fparams, pcell, approx)
 
 
 @njit(cache=True)
@@ -146,7 +170,7 @@ def deduce_or_guess(S, trp, params, fparams, want_prob):
                     acted += 1
     if acted > 0:
         return
-    if params[P_AGENT] != AGENT_PROBABILITY or res != ST_OK:
+    if params[P_AGENT] == AGENT_INFERENCE or res != ST_OK:
         guess_in_order(flat(S))
         return
     pcell = np.empty(n, np.float64)
@@ -154,7 +178,7 @@ def deduce_or_guess(S, trp, params, fparams, want_prob):
         if status(S, c) == HIDDEN:
             b = S[c, F_AUX]
             pcell[c] = bprob[b] if b >= 0 else pu
-    guess_lowest(S, trp, pcell, approx)
+    guess(S, trp, params, fparams, pcell, approx)
 
 
 @njit(cache=True)

@@ -1,0 +1,189 @@
+"""The published reports' studies, redone with their own agents beside fastsweep's.
+
+One CSV per report under ``--out`` (default results/reports/), one row per
+(agent, board, density, rules, mine total) cell with 95% CIs, written as each cell
+finishes (a rerun skips the cells already there: an interrupted run loses nothing), and
+one figure per report (``fig_<report>.png/.pdf``, drawn by ``reports_figures.py``):
+
+* ``rele2019``: Rele, Raman, Eng, Patel (Rutgers 2019): flag rate of basic (their
+  baseline), linalg, bruteforce and linalg-bruteforce at densities 0.1-0.5 on 10..40
+  boards, with and without the total; plus seconds per game beside theirs;
+* ``cs440``: the CS440 report (20x20): basic vs linalg-plus across densities, with and
+  without the total; its follow-up's cost (share of mines detonated) and risk (share of
+  moves that are guesses) for linalg-plus, probability and risk at densities 0.2-0.8;
+* ``patel2020``: Patel, Prabhala, Shah, Goradia (2020): score against density for basic,
+  subset, probability and threshold on 10..50 boards;
+* ``dhurandhar``: classic rules, first cell (0,0), no total: win rates on 9x9/10,
+  16x16/40 and 30x30/185 for every agent, over the first 50 games (their sample) and over
+  all ``--games``.
+
+Keep-going rules unless stated; random opening cell; game i of a board is the same for
+every agent (paired). Cells run on ``--workers`` processes (seconds per game are then
+measured with the other worker busy).
+
+Usage: python scripts/reports.py [--only rele2019,cs440,patel2020,dhurandhar]
+                                 [--games 2000] [--workers 2] [--out results/reports]
+                                 [--quick]
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _bootstrap import ensure_venv  # noqa: E402
+
+if __name__ == "__main__":
+    ensure_venv(__file__)  # re-runs this script inside .venv (made on first use)
+
+from fastsweep.config import make_config  # noqa: E402
+from fastsweep.kernels import game as kg  # noqa: E402
+from fastsweep.runner import play_chunk, scores  # noqa: E402
+from fastsweep.stats import mean_ci, wilson  # noqa: E402
+
+SEED = 2019
+D = [0.1, 0.2, 0.3, 0.5]
+STUDIES = {
+    # name: list of (agent, size, density or mines, rules, mine_count, extra options)
+    "rele2019": [(a, d, dens, "keep-going", mc, {})
+                 for a in ("basic", "linalg", "bruteforce", "linalg-bruteforce")
+                 for d in (10, 20, 30, 40) for dens in D for mc in (True, False)],
+    "cs440": ([(a, 20, dens, "keep-going", mc, {})
+               for a in ("basic", "linalg-plus") for mc in (True, False)
+               for dens in (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)]
+              + [(a, 20, dens, "keep-going", False, kw)
+                 for a, kw in (("probability", {}), ("risk", {}),
+                               ("risk", {"risk_rules": "basic"}))
+                 for dens in (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)]),
+    "patel2020": [(a, d, dens, "keep-going", False, {})
+                  for a in ("basic", "subset", "probability", "threshold")
+                  for d in (10, 20, 30, 40, 50) for dens in (0.1, 0.2, 0.3, 0.4, 0.5, 0.6)],
+    "dhurandhar": [(a, d, ("mines", m), "classic", False, {"first_cell": (0, 0)})
+                   for a in ("basic", "inference", "probability", "linalg", "linalg-plus",
+                             "bruteforce", "linalg-bruteforce", "subset", "threshold", "risk")
+                   for d, m in ((9, 10), (16, 40), (30, 185))],
+}
+# games per cell where the agent is too slow for --games (documented in the README)
+SLOW = {"risk": 500}
+FIELDS = ["report", "agent", "options", "height", "width", "mines", "density", "rules",
+          "mine_count", "games", "score", "score_low", "score_high", "win_rate", "win_low",
+          "win_high", "wins_first50", "cost", "cost_low", "cost_high", "guess_share",
+          "guess_low", "guess_high", "wrong_flags", "safe_detonations", "approx_steps",
+          "seconds_per_game", "seed"]
+
+
+def _key(report, agent, opts, h, w, mines, rules, mc):
+    return (report, agent, opts, int(h), int(w), int(mines), rules, str(mc) == "True")
+
+
+def _opts(extra):
+    return ";".join(f"{k}={v[0]},{v[1]}" if isinstance(v, tuple) else f"{k}={v}"
+                    for k, v in sorted(extra.items()))
+
+
+def play_cell(report, agent, size, count, rules, mc, extra, games, seed):
+    """Play one cell; returns its CSV row."""
+    kw = dict(extra)
+    if isinstance(count, tuple):
+        kw["mines"] = count[1]
+    else:
+        kw["density"] = count
+    cfg = make_config(agent, size, rules=rules, mine_count=mc, **kw)
+    t0 = time.perf_counter()
+    out, _, _ = play_chunk(cfg, seed, 0, games)
+    dt = time.perf_counter() - t0
+    s, slo, shi = mean_ci(scores(out))
+    won = out[:, kg.OUT_WON].astype(bool)
+    wl, wh = wilson(int(won.sum()), games)
+    m = max(cfg.mines, 1)
+    cost, clo, chi = mean_ci(out[:, kg.OUT_DETONATED] / m)
+    # guesses include the opening move; a move is a reveal, flag or guess
+    g, glo, ghi = mean_ci(out[:, kg.OUT_GUESSES] / np.maximum(out[:, kg.OUT_MOVES], 1))
+    return dict(report=report, agent=agent, options=_opts(extra), height=cfg.height,
+                width=cfg.width, mines=cfg.mines, density=round(cfg.mines / cfg.cells, 4),
+                rules=rules, mine_count=mc, games=games, score=s, score_low=slo,
+                score_high=shi, win_rate=won.mean(), win_low=wl, win_high=wh,
+                wins_first50=int(won[:50].sum()), cost=cost, cost_low=clo, cost_high=chi,
+                guess_share=g, guess_low=glo, guess_high=ghi,
+                wrong_flags=int(out[:, kg.OUT_WRONG_FLAGS].sum()),
+                safe_detonations=int(out[:, kg.OUT_SAFE_DETONATIONS].sum()),
+                approx_steps=int(out[:, kg.OUT_APPROX].sum()),
+                seconds_per_game=dt / games, seed=seed)
+
+
+def _done(path):
+    if not os.path.exists(path):
+        return set()
+    with open(path) as f:
+        return {_key(r["report"], r["agent"], r["options"], r["height"], r["width"], r["mines"],
+                     r["rules"], r["mine_count"]) for r in csv.DictReader(f)}
+
+
+def run_study(name, cells, games, workers, out, seed=SEED):
+    path = os.path.join(out, f"{name}.csv")
+    done = _done(path)
+    todo = []
+    for agent, size, count, rules, mc, extra in cells:
+        kw = {"mines": count[1]} if isinstance(count, tuple) else {"density": count}
+        cfg = make_config(agent, size, rules=rules, mine_count=mc,
+                          **{k: v for k, v in extra.items()}, **kw)
+        if _key(name, agent, _opts(extra), cfg.height, cfg.width, cfg.mines, rules,
+                mc) in done:
+            continue
+        n = min(games, SLOW.get(agent, games))
+        todo.append((cfg.cells * n * (20 if agent in SLOW else 1),
+                     (name, agent, size, count, rules, mc, extra, n, seed)))
+    todo.sort(key=lambda t: -t[0])  # the longest first: the pool ends together
+    new = not os.path.exists(path)
+    with open(path, "a", newline="") as f, ProcessPoolExecutor(workers) as pool:
+        wr = csv.DictWriter(f, fieldnames=FIELDS)
+        if new:
+            wr.writeheader()
+        futs = [pool.submit(play_cell, *args) for _, args in todo]
+        for i, fut in enumerate(as_completed(futs)):
+            row = fut.result()
+            wr.writerow(row)
+            f.flush()
+            print(f"[{name} {i + 1}/{len(futs)}] {row['agent']} {row['options']} "
+                  f"{row['height']}x{row['width']}/{row['mines']} {row['rules']} "
+                  f"total={row['mine_count']}: score {row['score']:.4f} win "
+                  f"{row['win_rate']:.4f} ({row['seconds_per_game'] * 1e3:.2f} ms/game)",
+                  flush=True)
+    return path
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", default=",".join(STUDIES),
+                    help=f"comma list of studies: {', '.join(STUDIES)}")
+    ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--out", default="results/reports")
+    ap.add_argument("--quick", action="store_true",
+                    help="20 games a cell into out/reports-quick (a smoke run)")
+    a = ap.parse_args(argv)
+    if a.quick:
+        a.games, a.out = 20, "out/reports-quick"
+    names = a.only.split(",")
+    bad = [n for n in names if n not in STUDIES]
+    if bad:
+        ap.error(f"--only: unknown studies {bad}; known: {', '.join(STUDIES)}")
+    os.makedirs(a.out, exist_ok=True)
+    for name in names:
+        t0 = time.time()
+        path = run_study(name, STUDIES[name], a.games, a.workers, a.out)
+        print(f"{name}: {path} in {time.time() - t0:.0f} s", flush=True)
+    from reports_figures import draw_all
+
+    for f in draw_all(a.out, names):
+        print("wrote", f)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,166 @@
+"""Figures of the reports' studies (scripts/reports.py): one per report, from its CSV.
+
+Encodings as in every fastsweep figure (``fastsweep.plot_style``): colour and marker =
+the agent, solid = not told the mine total, dashed = told; shaded = 95% CI. Here also:
+dotted with x markers = the report's own published numbers (in the agent's colour), and
+dash-dot = the risk agent deciding its look-ahead by the single-clue rules (the report's
+variant).
+
+Usage: python scripts/reports_figures.py [--out results/reports] [--only NAMES]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+
+import numpy as np
+import pandas as pd
+
+from fastsweep import plot_style as ps
+
+# Rele et al. 2019, Table 1 (flag rate %, densities 0.1 / 0.2 / 0.3 / 0.5)
+RELE = {
+    "basic": {10: (96.5, 86.8, 72.8, 54.0), 20: (99.0, 92.9, 78.1, 55.1),
+              30: (99.5, 95.7, 79.8, 55.7), 40: (99.7, 96.5, 81.1, 57.4)},
+    "linalg": {10: (97.4, 92.6, 80.6, 59.1), 20: (99.3, 96.8, 85.5, 58.5),
+               30: (99.6, 98.4, 86.5, 58.9), 40: (99.7, 99.0, 88.4, 61.2)},
+    "linalg-bruteforce": {10: (97.4, 94.3, 87.2, 70.5), 20: (99.3, 97.9, 91.4, 73.9),
+                          30: (99.6, 99.2, 92.2, 75.1), 40: (99.7, 99.4, 93.2, 77.9)},
+}
+RELE_DENSITIES = (0.1, 0.2, 0.3, 0.5)
+# Dhurandhar: games solved of 50 (classic, first cell (0,0), no total)
+DHURANDHAR = {(9, 10): 5, (16, 40): 3, (30, 185): 1}
+
+
+def _curve(ax, g, x, y, lo, hi, kw, bands, scale=1.0):
+    g = g.sort_values(x)
+    ax.plot(g[x], g[y] * scale, lw=ps.LINEWIDTH, **kw)
+    if lo is not None:
+        ax.fill_between(g[x], g[lo] * scale, g[hi] * scale, color=kw["color"],
+                        alpha=ps.BAND_ALPHA, lw=0)
+        bands.append((ax, g[x], g[lo] * scale, g[hi] * scale))
+
+
+def fig_rele2019(df):
+    fig, axes = ps.panels(len(RELE_DENSITIES))
+    bands = []
+    for ax, dens in zip(axes, RELE_DENSITIES):
+        sub = df[np.isclose(df.density, dens, atol=0.005)]
+        for agent, mc in ps.members(sub):
+            g = sub[(sub.agent == agent) & (sub.mine_count == mc)]
+            _curve(ax, g, "width", "score", "score_low", "score_high",
+                   ps.line_kw(agent, mc), bands, 100)
+        for agent, table in RELE.items():
+            j = RELE_DENSITIES.index(dens)
+            dims = sorted(table)
+            c, _ = ps.agent_style(agent)
+            ax.plot(dims, [table[d][j] for d in dims], color=c, ls=":", marker="x", ms=4,
+                    lw=ps.LINEWIDTH, label=f"{agent} (report)", zorder=4)
+        ax.set_title(f"density {dens:g}")
+        ax.set_xticks([10, 20, 30, 40])
+    ps.label_axes(axes, "board side (d x d)", "mines flagged (%)")
+    ps.finish(fig, axes, "Rele et al. 2019, Table 1 redone",
+              "keep-going, random opening, d x d boards",
+              notes=["dotted x: the report's numbers (about 100 games each)"], bands=bands)
+    return fig
+
+
+def fig_cs440(df):
+    fig, axes = ps.panels(3)
+    bands = []
+    first = df[df.agent.isin(["basic", "linalg-plus"])]
+    for agent, mc in ps.members(first):
+        g = first[(first.agent == agent) & (first.mine_count == mc)]
+        _curve(axes[0], g, "density", "score", "score_low", "score_high",
+               ps.line_kw(agent, mc), bands, 100)
+    axes[0].set_title("score (% of mines flagged)")
+    follow = df[df.agent.isin(["linalg-plus", "probability", "risk"]) & ~df.mine_count
+                & df.density.between(0.19, 0.81)]
+    for (agent, opts), g in follow.groupby(["agent", "options"]):
+        kw = ps.line_kw(agent, False)
+        if opts:  # risk_rules=basic
+            kw.update(ls="-.", label=f"{agent} (basic rules)")
+        _curve(axes[1], g, "density", "cost", "cost_low", "cost_high", kw, bands, 100)
+        _curve(axes[2], g, "density", "guess_share", "guess_low", "guess_high", dict(kw),
+               bands, 100)
+    axes[1].set_title("cost: % of mines detonated")
+    axes[2].set_title("risk: % of moves that are guesses")
+    ps.label_axes(axes, "mine density", "percent")
+    ps.finish(fig, axes, "CS440 report and its follow-up redone", "20x20, keep-going",
+              notes=["cost and risk without the mine total (the follow-up's agents)"],
+              bands=bands)
+    return fig
+
+
+def fig_patel2020(df):
+    sizes = sorted(df.width.unique())
+    fig, axes = ps.panels(len(sizes))
+    bands = []
+    for ax, d in zip(axes, sizes):
+        sub = df[df.width == d]
+        for agent, mc in ps.members(sub):
+            g = sub[(sub.agent == agent) & (sub.mine_count == mc)]
+            _curve(ax, g, "density", "score", "score_low", "score_high",
+                   ps.line_kw(agent, mc), bands, 100)
+        ax.set_title(f"{d} x {d}")
+    ps.label_axes(axes, "mine density", "mines flagged (%)")
+    ps.finish(fig, axes, "Patel et al. 2020 redone", "keep-going, no mine total",
+              bands=bands)
+    return fig
+
+
+def fig_dhurandhar(df):
+    boards = [(9, 10), (16, 40), (30, 185)]
+    agents = [a for a in dict.fromkeys(df.agent)]
+    fig, axes = ps.panels(len(boards))
+    for ax, (d, m) in zip(axes, boards):
+        sub = df[(df.width == d) & (df.mines == m)].set_index("agent")
+        for i, a in enumerate(agents):
+            if a not in sub.index:
+                continue
+            r = sub.loc[a]
+            c, mk = ps.agent_style(a)
+            ax.errorbar([i], [100 * r.win_rate],
+                        yerr=[[100 * (r.win_rate - r.win_low)], [100 * (r.win_high - r.win_rate)]],
+                        color=c, marker=mk, ms=4, lw=ps.LINEWIDTH, capsize=2,
+                        label=a)
+        ax.axhline(100 * DHURANDHAR[(d, m)] / 50, color="0.3", ls=":", lw=ps.LINEWIDTH)
+        ax.set_title(f"{d}x{d}, {m} mines (dotted: report, {DHURANDHAR[(d, m)]}/50)")
+        ax.set_xticks(range(len(agents)))
+        ax.set_xticklabels(agents, rotation=90, fontsize=6)
+    ps.label_axes(axes, "", "games won (%)")
+    ps.finish(fig, axes, "Dhurandhar report redone",
+              "classic rules, first cell (0,0), no mine total",
+              notes=[f"bars: 95% Wilson interval over {int(df.games.max())} games"])
+    return fig
+
+
+FIGURES = {"rele2019": fig_rele2019, "cs440": fig_cs440, "patel2020": fig_patel2020,
+           "dhurandhar": fig_dhurandhar}
+
+
+def draw_all(out, names=tuple(FIGURES)):
+    files = []
+    for name in names:
+        path = os.path.join(out, f"{name}.csv")
+        if not os.path.exists(path):
+            continue
+        df = pd.read_csv(path, keep_default_na=False, na_values=[""])
+        df["options"] = df["options"].fillna("").astype(str)
+        df["mine_count"] = df["mine_count"].astype(str) == "True"
+        fig = FIGURES[name](df)
+        files += ps.save(fig, os.path.join(out, f"fig_{name}"), ("png", "pdf"))
+    return files
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default="results/reports")
+    ap.add_argument("--only", default=",".join(FIGURES))
+    a = ap.parse_args(argv)
+    for f in draw_all(a.out, a.only.split(",")):
+        print("wrote", f)
+
+
+if __name__ == "__main__":
+    main()
