@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .kernels import layout as kl
 from .kernels.policies import AGENT_INFERENCE, AGENT_PROBABILITY
-from .kernels.run_reports import AGENT_LINALG, AGENT_LINALG_PLUS
+from .kernels.run_reports import AGENT_LINALG, AGENT_LINALG_PLUS, AGENT_SUBSET
 
 
 @dataclass(frozen=True)
@@ -62,6 +62,12 @@ AGENTS: dict[str, AgentInfo] = {
         "side is the sum of its positive (or negative) coefficients, else a random guess",
         options=("mine_count",),
         reasons=_RULE_REASONS + (kl.R_LINALG_SAFE, kl.R_LINALG_MINE, kl.R_RANDOM)),
+    "subset": AgentInfo(
+        AGENT_SUBSET, "reports", "the 2020 report's subset agent (Patel, Prabhala, Shah, "
+        "Goradia): the clues' equations, rebuilt each move, reduced by their subsets and "
+        "split by their supersets; an equation of value 0 or of value its size decides, "
+        "else a random guess", options=("mine_count",),
+        reasons=_RULE_REASONS + (kl.R_RANDOM, kl.R_SUBSET_SAFE, kl.R_SUBSET_MINE)),
 }
 
 
@@ -97,6 +103,11 @@ REASONS = {
                        f"safe by the reduced row echelon form ({a} cells decided)"),
     kl.R_LINALG_MINE: ("linalg-mine", lambda ref, a, p, w:
                        f"mine by the reduced row echelon form ({a} cells decided)"),
+    kl.R_SUBSET_SAFE: ("subset-safe", lambda ref, a, p, w:
+                       f"safe by a subset-reduced equation of value 0 ({a} cells decided)"),
+    kl.R_SUBSET_MINE: ("subset-mine", lambda ref, a, p, w:
+                       f"mine by a subset-reduced equation as large as its value "
+                       f"({a} cells decided)"),
     kl.R_PROB_GUESS: ("probability", lambda ref, a, p, w:
                       f"mine probability {p:.3f} (lowest of {a} hidden cells)"),
     kl.R_APPROX_GUESS: ("approx-probability", lambda ref, a, p, w:

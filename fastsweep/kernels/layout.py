@@ -143,6 +143,9 @@ R_PROB_GUESS = 8  # lowest exact mine probability (a = hidden cells)
 R_APPROX_GUESS = 9  # lowest approximate probability (work budget exceeded)
 R_LINALG_SAFE = 10  # decided by a row of the reduced row echelon form (a = cells decided)
 R_LINALG_MINE = 11
+# (12-14: reserved for the bruteforce agent's reasons)
+R_SUBSET_SAFE = 15  # decided by a subset-reduced equation of value 0 (a = cells decided)
+R_SUBSET_MINE = 16  # ... of value equal to its size (a = cells decided)
 
 
 def regions(h, w):
