@@ -106,7 +106,7 @@ REASONS = {
     kl.R_SUBSET_SAFE: ("subset-safe", lambda ref, a, p, w:
                        f"safe by a subset-reduced equation of value 0 ({a} cells decided)"),
     kl.R_SUBSET_MINE: ("subset-mine", lambda ref, a, p, w:
-                       f"mine by a subset-reduced equation as large as its value "
+                       f"mine by a subset-reduced equation whose value is its size "
                        f"({a} cells decided)"),
     kl.R_PROB_GUESS: ("probability", lambda ref, a, p, w:
                       f"mine probability {p:.3f} (lowest of {a} hidden cells)"),
