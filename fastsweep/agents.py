@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from .kernels import layout as kl
 from .kernels.policies import AGENT_INFERENCE, AGENT_PROBABILITY, AGENT_RISK, AGENT_THRESHOLD
-from .kernels.run_reports import AGENT_LINALG, AGENT_LINALG_PLUS
+from .kernels.run_reports import AGENT_LINALG, AGENT_LINALG_PLUS, AGENT_SUBSET
 
 
 @dataclass(frozen=True)
@@ -62,6 +62,12 @@ AGENTS: dict[str, AgentInfo] = {
         "side is the sum of its positive (or negative) coefficients, else a random guess",
         options=("mine_count",),
         reasons=_RULE_REASONS + (kl.R_LINALG_SAFE, kl.R_LINALG_MINE, kl.R_RANDOM)),
+    "subset": AgentInfo(
+        AGENT_SUBSET, "reports", "the 2020 report's subset agent (Patel, Prabhala, Shah, "
+        "Goradia): the clues' equations, rebuilt each move, reduced by their subsets and "
+        "split by their supersets; an equation of value 0 or of value its size decides, "
+        "else a random guess", options=("mine_count",),
+        reasons=_RULE_REASONS + (kl.R_RANDOM, kl.R_SUBSET_SAFE, kl.R_SUBSET_MINE)),
     "threshold": AgentInfo(
         AGENT_THRESHOLD, "exact", "the 2020 report's threshold agent: complete deduction, "
         "else every cell whose exact mine probability is below the threshold, revealed at "
@@ -118,6 +124,11 @@ REASONS = {
     kl.R_RISK_GUESS: ("risk", lambda ref, a, p, w:
                       f"look-ahead: {a / 100:.2f} cells expected to be decided after it "
                       f"(mine probability {p:.3f})"),
+    kl.R_SUBSET_SAFE: ("subset-safe", lambda ref, a, p, w:
+                       f"safe by a subset-reduced equation of value 0 ({a} cells decided)"),
+    kl.R_SUBSET_MINE: ("subset-mine", lambda ref, a, p, w:
+                       f"mine by a subset-reduced equation whose value is its size "
+                       f"({a} cells decided)"),
     kl.R_PROB_GUESS: ("probability", lambda ref, a, p, w:
                       f"mine probability {p:.3f} (lowest of {a} hidden cells)"),
     kl.R_APPROX_GUESS: ("approx-probability", lambda ref, a, p, w:

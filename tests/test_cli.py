@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from fastsweep import bench, cli, output, play, run
+from fastsweep import AGENTS, bench, cli, output, play, run
 from fastsweep.runner import COLUMNS
 from fastsweep.trace import LEGEND
 
@@ -70,8 +70,8 @@ WRAPPER_ERRORS = [  # the API's ValueErrors, in the CLI's flag names
     (["sweep", "--size", "5", "--mines", "3", "--ci", "0.1", "--scheduler", "x", "--quiet"],
      "fastsweep sweep: error: --scheduler: only used with --backend dask"),
     (["sweep", "--size", "5", "--mines", "3", "--games", "5", "--agents", "nosuch"],
-     "fastsweep sweep: error: --agents: unknown agent 'nosuch'; known agents: basic, "
-     "inference, probability, linalg, linalg-plus"),
+     "fastsweep sweep: error: --agents: unknown agent 'nosuch'; known agents: "
+     + ", ".join(AGENTS)),
 ]
 
 

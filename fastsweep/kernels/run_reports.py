@@ -1,10 +1,13 @@
-"""The reports' agents (``linalg``, ``linalg-plus``): game loop and batch entry points.
+"""The reports' agents (``linalg``, ``linalg-plus``, ``subset``): game loop and batch
+entry points.
 
 The agent's move is ``linalg.linalg_move`` (the reduced row echelon form of the clues'
-equations, and the mine total's when told), else a random guess in the guess order;
+equations, and the mine total's when told) or ``subset.subset_move`` (the subset
+reduction of the clues' equations), else a random guess in the guess order;
 everything else is the rules' loop step (``game.settle``), as in ``run_exact.py``.
 Entry points as in ``run_basic.py``: :func:`play_batch`, :func:`play_traced`,
-:func:`play_blind`; :func:`decide_view` is the reduction on a typed-in view (tests).
+:func:`play_blind`; :func:`decide_view` and :func:`subset_view` are the reductions on a
+typed-in view (tests).
 """
 import numpy as np
 from numba import njit
@@ -17,10 +20,13 @@ from .game import (
 from .layout import C_KMINES
 from .linalg import decide, linalg_move
 from .local import guess_in_order
+from .subset import decide as subset_decide
+from .subset import subset_move
 from .view import fill_state
 
 AGENT_LINALG = 3  # RREF, single-variable rows
 AGENT_LINALG_PLUS = 4  # RREF, also rows whose right-hand side is a signed coefficient sum
+AGENT_SUBSET = 7  # subset reduction of the clues' equations (Patel et al. 2020)
 
 
 @njit(cache=True)
@@ -30,7 +36,11 @@ def agent_move(S, trp, params):
     has one."""
     classic = params[P_RULES] == RULES_CLASSIC
     agent = params[P_AGENT]
-    if linalg_move(S, agent == AGENT_LINALG_PLUS, classic) == 0:
+    if agent == AGENT_SUBSET:
+        acted = subset_move(S, classic)
+    else:
+        acted = linalg_move(S, agent == AGENT_LINALG_PLUS, classic)
+    if acted == 0:
         guess_in_order(flat(S))
 
 
@@ -92,3 +102,15 @@ def decide_view(v, mines, plus):
     ded = np.zeros(h * w, np.int8)
     _, cut, biggest = decide(S, plus, ded)
     return ded.reshape(h, w), cut, biggest
+
+
+@njit(cache=True)
+def subset_view(v):
+    """The subset reduction on view ``v`` (int8 H x W: -1 hidden, -2 known mine, 0..8 a
+    clue; consistent). Returns ded (int8 H x W: 1 safe, 2 mine, 0 undecided)."""
+    h, w = v.shape
+    S = new_state(h, w)
+    fill_state(v, S)
+    ded = np.zeros(h * w, np.int8)
+    subset_decide(S, ded)
+    return ded.reshape(h, w)
