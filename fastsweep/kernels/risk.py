@@ -150,7 +150,8 @@ def risk_scores(S, mine_count, prior, budget, rules, score, pmine, shortcut=True
     Shortcut (``shortcut``; exact, tested against the what-ifs): without the total, a
     cell that with its hidden neighbours touches no clue starts a component of its own,
     so "c shows v" decides its h hidden neighbours iff v minus its known-mine neighbours
-    is 0 or h (by either rule set) and nothing else, and "c is a mine" decides nothing."""
+    is 0 or h (by either rule set), and "c is a mine" nothing, beyond what the position
+    decides already (nothing when the agent looks ahead; counted once here)."""
     n = ncells(S)
     out = np.zeros((n, OUT_MINE + 1), np.float64)
     res, approx, _ = outcome_table(S, query(mine_count, prior, budget, True), out, True)
@@ -162,15 +163,20 @@ def risk_scores(S, mine_count, prior, budget, rules, score, pmine, shortcut=True
     buf = np.empty(K + S[n, C_P], np.int32)
     mark = np.zeros(n, np.int8)
     queue = np.empty(n, np.int64)
+    base = -1
     for c in range(n):
         if status(S, c) != HIDDEN:
             continue
         p = out[c, OUT_MINE]
         pmine[c] = p
         if shortcut and not mine_count and isolated(S, c):
+            if base < 0:  # once: what the position decides already (none in the agent)
+                base = _decided(S, qd, rules, mark, queue)
+                if base < 0:
+                    return False
             km = nb_mines(S, c)
             h = nb_hidden(S, c)
-            score[c] = (out[c, km] + (out[c, km + h] if km + h < OUT_MINE else 0.0)) * h
+            score[c] = base + (out[c, km] + (out[c, km + h] if km + h < OUT_MINE else 0.0)) * h
             continue
         s = 0.0
         if p > 0.0:
