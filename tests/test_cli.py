@@ -71,7 +71,7 @@ WRAPPER_ERRORS = [  # the API's ValueErrors, in the CLI's flag names
      "fastsweep sweep: error: --scheduler: only used with --backend dask"),
     (["sweep", "--size", "5", "--mines", "3", "--games", "5", "--agents", "nosuch"],
      "fastsweep sweep: error: --agents: unknown agent 'nosuch'; known agents: basic, "
-     "inference, probability, linalg, linalg-plus"),
+     "inference, probability, linalg, linalg-plus, bruteforce, linalg-bruteforce"),
 ]
 
 
