@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from .kernels import layout as kl
 from .kernels.policies import AGENT_INFERENCE, AGENT_PROBABILITY, AGENT_RISK, AGENT_THRESHOLD
-from .kernels.run_reports import AGENT_LINALG, AGENT_LINALG_PLUS, AGENT_SUBSET
+from .kernels.run_reports import (AGENT_BRUTEFORCE, AGENT_LINALG, AGENT_LINALG_BRUTEFORCE,
+                                  AGENT_LINALG_PLUS, AGENT_SUBSET)
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,21 @@ AGENTS: dict[str, AgentInfo] = {
         "side is the sum of its positive (or negative) coefficients, else a random guess",
         options=("mine_count",),
         reasons=_RULE_REASONS + (kl.R_LINALG_SAFE, kl.R_LINALG_MINE, kl.R_RANDOM)),
+    "bruteforce": AgentInfo(
+        AGENT_BRUTEFORCE, "reports", "the reports' brute-force agent (Rele, Raman, Eng and "
+        "Patel, Rutgers 2019): every consistent mine layout of each frontier component of at "
+        "most max_component cells; cells safe or mined in all of them are decided, else the "
+        "cell in the fewest layouts (unweighted share; with the mine total, an off-frontier "
+        "cell when its estimate is lower), a random guess when nothing was enumerated",
+        options=("mine_count", "max_component"),
+        reasons=_RULE_REASONS + (kl.R_BRUTE_SAFE, kl.R_BRUTE_MINE, kl.R_BRUTE_GUESS,
+                                 kl.R_RANDOM)),
+    "linalg-bruteforce": AgentInfo(
+        AGENT_LINALG_BRUTEFORCE, "reports", "the 2019 report's combination: linalg's "
+        "reduced row echelon form first, and the bruteforce step (enumeration, then its "
+        "guess) when the reduction decides nothing", options=("mine_count", "max_component"),
+        reasons=_RULE_REASONS + (kl.R_LINALG_SAFE, kl.R_LINALG_MINE, kl.R_BRUTE_SAFE,
+                                 kl.R_BRUTE_MINE, kl.R_BRUTE_GUESS, kl.R_RANDOM)),
     "subset": AgentInfo(
         AGENT_SUBSET, "reports", "the 2020 report's subset agent (Patel, Prabhala, Shah, "
         "Goradia): the clues' equations, rebuilt each move, reduced by their subsets and "
@@ -98,6 +114,14 @@ def _deduced(what):
     return text
 
 
+def _brute_guess(ref, a, p, w):
+    if ref == -2:  # an off-frontier cell: p is the estimate t
+        return (f"off-frontier cell: estimate {p:.3f} (mines left beyond the components' "
+                f"fewest, per cell no clue touches; no frontier share is lower; {a} hidden cells)")
+    return (f"share of enumerated layouts {p:.3f} (lowest of the frontier, below the "
+            f"off-frontier estimate if told the total; {a} hidden cells)")
+
+
 # reason -> (name, text(ref, a, probability, board width)); what ref and a mean is per
 # reason (see layout.R_*)
 REASONS = {
@@ -117,6 +141,11 @@ REASONS = {
                        f"safe by the reduced row echelon form ({a} cells decided)"),
     kl.R_LINALG_MINE: ("linalg-mine", lambda ref, a, p, w:
                        f"mine by the reduced row echelon form ({a} cells decided)"),
+    kl.R_BRUTE_SAFE: ("brute-safe", lambda ref, a, p, w:
+                      f"safe in every enumerated layout of its component ({a} cells decided)"),
+    kl.R_BRUTE_MINE: ("brute-mine", lambda ref, a, p, w:
+                      f"mine in every enumerated layout of its component ({a} cells decided)"),
+    kl.R_BRUTE_GUESS: ("brute-probability", _brute_guess),
     kl.R_THRESHOLD_GUESS: ("threshold", lambda ref, a, p, w:
                            f"mine probability {p:.3f}, below the threshold: one of {a} "
                            f"cells revealed without recomputing" if a > 0 else

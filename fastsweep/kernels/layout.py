@@ -143,7 +143,10 @@ R_PROB_GUESS = 8  # lowest exact mine probability (a = hidden cells)
 R_APPROX_GUESS = 9  # lowest approximate probability (work budget exceeded)
 R_LINALG_SAFE = 10  # decided by a row of the reduced row echelon form (a = cells decided)
 R_LINALG_MINE = 11
-# (12-14: the bruteforce agents' reasons)
+R_BRUTE_SAFE = 12  # safe in every enumerated layout of its component (a = cells decided)
+R_BRUTE_MINE = 13  # a mine in every enumerated layout of its component
+R_BRUTE_GUESS = 14  # bruteforce guess (a = hidden cells; ref -1: the frontier cell of
+#                     lowest share, p = that share; ref -2: an off-frontier cell, p = t)
 R_SUBSET_SAFE = 15  # decided by a subset-reduced equation of value 0 (a = cells decided)
 R_SUBSET_MINE = 16  # ... of value equal to its size (a = cells decided)
 R_THRESHOLD_GUESS = 17  # threshold agent (a = cells revealed at once; 0: none below, the lowest)
