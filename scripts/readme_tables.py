@@ -23,6 +23,9 @@ import sys
 
 import pandas as pd
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import readme_reports  # noqa: E402  (the reports' tables)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RES = os.path.join(ROOT, "results")
 LABEL = {("basic", False): "basic", ("inference", False): "inference",
@@ -194,7 +197,7 @@ def provenance():
 BLOCKS = {"headline": headline, "report": report, "engine": engine,
           "inference-calls": inference_calls, "inference-outcomes": inference_outcomes,
           "inference-games": inference_games, "hard-views": hard_views, "sweeps": sweeps,
-          "provenance": provenance}
+          "provenance": provenance, **readme_reports.BLOCKS}
 _RE = re.compile(r"(<!-- results:([\w-]+) -->\n)(.*?)(\n<!-- /results:\2 -->)", re.S)
 
 

@@ -53,7 +53,10 @@ STUDIES = {
     # name: list of (agent, size, density or mines, rules, mine_count, extra options)
     "rele2019": [(a, d, dens, "keep-going", mc, {})
                  for a in ("basic", "linalg", "bruteforce", "linalg-bruteforce")
-                 for d in (10, 20, 30, 40) for dens in D for mc in (True, False)],
+                 for d in (10, 20, 30, 40) for dens in D for mc in (True, False)]
+                # their timing board (50x50 at 0.5), fewer games: see GAMES
+                + [("basic", 50, 0.5, "keep-going", mc, {}) for mc in (True, False)]
+                + [("linalg", 50, 0.5, "keep-going", True, {})],
     "cs440": ([(a, 20, dens, "keep-going", mc, {})
                for a in ("basic", "linalg-plus") for mc in (True, False)
                for dens in (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)]
@@ -69,8 +72,9 @@ STUDIES = {
                              "bruteforce", "linalg-bruteforce", "subset", "threshold", "risk")
                    for d, m in ((9, 10), (16, 40), (30, 185))],
 }
-# games per cell where the agent is too slow for --games (documented in the README)
-SLOW = {"risk": 500}
+# games per cell where the agent is too slow for --games (documented in the README):
+# by agent, and by (agent, side) for the timing-only board
+SLOW = {"risk": 500, ("basic", 50): 200, ("linalg", 50): 100}
 FIELDS = ["report", "agent", "options", "height", "width", "mines", "density", "rules",
           "mine_count", "games", "score", "score_low", "score_high", "win_rate", "win_low",
           "win_high", "wins_first50", "cost", "cost_low", "cost_high", "guess_share",
@@ -136,7 +140,7 @@ def run_study(name, cells, games, workers, out, seed=SEED):
         if _key(name, agent, _opts(extra), cfg.height, cfg.width, cfg.mines, rules,
                 mc) in done:
             continue
-        n = min(games, SLOW.get(agent, games))
+        n = min(games, SLOW.get(agent, games), SLOW.get((agent, cfg.width), games))
         todo.append((cfg.cells * n * (20 if agent in SLOW else 1),
                      (name, agent, size, count, rules, mc, extra, n, seed)))
     todo.sort(key=lambda t: -t[0])  # the longest first: the pool ends together
@@ -164,12 +168,13 @@ def main(argv=None):
                     help=f"comma list of studies: {', '.join(STUDIES)}")
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--out", default="results/reports")
-    ap.add_argument("--quick", action="store_true",
-                    help="20 games a cell into out/reports-quick (a smoke run)")
+    ap.add_argument("--out", default=None, help="folder (default results/reports, "
+                    "with --quick out/reports-quick)")
+    ap.add_argument("--quick", action="store_true", help="20 games a cell (a smoke run)")
     a = ap.parse_args(argv)
     if a.quick:
-        a.games, a.out = 20, "out/reports-quick"
+        a.games = 20
+    a.out = a.out or ("out/reports-quick" if a.quick else "results/reports")
     names = a.only.split(",")
     bad = [n for n in names if n not in STUDIES]
     if bad:

@@ -9,7 +9,7 @@ a stated guess). ``--quick`` runs every study in its smoke-test size into
 out/reproduce-quick/ and leaves results/ and the README alone.
 
 Usage: python3 scripts/reproduce.py [--quick] [--only STEP[,STEP]] [--list]
-Steps: headline, report, profile, bench, inference, hard-views, sweeps.
+Steps: headline, report, reports, profile, bench, inference, hard-views, sweeps.
 """
 import argparse
 import datetime
@@ -32,6 +32,8 @@ STEPS = {
     "report": (["scripts/report_table.py", "--out", "{res}/report_table.csv"],
                ["scripts/report_table.py", "--games", "50", "--dims", "10", "20",
                 "--out", "{res}/report_table.csv"], "report_table.csv", (15, 1)),
+    "reports": (["scripts/reports.py", "--out", "{res}/reports"],
+                ["scripts/reports.py", "--quick", "--out", "{res}/reports"], "reports/", (75, 4)),
     "profile": (["scripts/profile.py", "--out", "{res}/profile"],
                 ["scripts/profile.py", "--quick", "--out", "{res}/profile"], "profile/", (5, 1)),
     "bench": (["-m", "fastsweep", "bench", "--repeats", "3", "--out", "{res}/bench.csv"],
@@ -50,7 +52,9 @@ STEPS = {
 LOG = os.path.join("results", "reproduce.json")
 # what a step would otherwise resume from: cleared first, so its times are measured anew
 CLEAR = {"headline": ["headline/chunks.jsonl", "headline/per_game", "headline/run.json"],
-         "report": ["report_table.csv"]}
+         "report": ["report_table.csv"],
+         "reports": [f"reports/{n}.csv" for n in ("rele2019", "cs440", "patel2020",
+                                                  "dhurandhar")]}
 
 
 def machine():
