@@ -149,7 +149,7 @@ CACHES = [{} for _ in VIEWS]
 @pytest.mark.parametrize("maxc", [4, 8, 20])
 @pytest.mark.parametrize("told", [False, True], ids=["nototal", "total"])
 def test_kernel_enumeration_is_the_reference(maxc, told):
-    decided = skipped = kinds = 0
+    decided = skipped = 0
     seen = set()
     for k, (view, total) in enumerate(VIEWS):
         mines = total if told else None

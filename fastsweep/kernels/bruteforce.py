@@ -32,13 +32,12 @@ safer). This module does exactly that, after the single-clue rules:
    Without the total the agent has no t: it reveals the p* cell. No component enumerated
    (no frontier, or all skipped): a random guess (``local.guess_in_order``).
 
-Where this departs from or pins down the report: the report does not say how cells are
-ordered, how ties are broken or what happens to components that are too large (here:
-skipped; a move with nothing enumerated is a random guess). The off-frontier guess is
-traced as R_BRUTE_GUESS with ref -2 and probability t (the frontier guess: ref -1 and
-p*), not as R_RANDOM: it is not the first hidden cell of the guess order, which is what a
-"random guess" promises. The off-frontier estimate t is an upper bound on the mean
-mines per off-frontier cell (the components at their fewest), as in the report.
+Pinned down here (the project's definition; the report's text was not checked line by
+line): the cell order, ties, skipping large components, and the trace: the off-frontier
+guess is R_BRUTE_GUESS with ref -2 and probability t (a frontier guess: ref -1 and p*),
+not R_RANDOM, since it need not be the first hidden cell of the guess order, which is
+what a "random guess" promises. t is the largest possible mean of mines per off-frontier
+cell (every enumerated component at its fewest, skipped ones at none).
 """
 import numpy as np
 from numba import njit
@@ -87,10 +86,8 @@ def _enumerate(S, cells, m, clues, ncl, locof, cnt, cm, row0, memb, memb_n, rem,
     order; ``locof[cell]`` = its index there) whose clues are ``clues[:ncl]``:
     ``cnt[k]`` layouts with k mines, ``cm[row0 + j, k]`` of them with cell j a mine.
     The rest is scratch (at least ``m`` / ``ncl`` long; ``memb`` m x 8)."""
-    for j in range(m):
-        memb_n[j] = 0  # clues of each cell (at most 8)
-    for i in range(ncl):
-        unk[i] = 0  # cells still unassigned
+    memb_n[:m] = 0  # clues of each cell (at most 8)
+    unk[:ncl] = 0  # cells still unassigned
     for i in range(ncl):
         c = clues[i]
         rem[i] = mines_left(word(S, c))
@@ -103,10 +100,8 @@ def _enumerate(S, cells, m, clues, ncl, locof, cnt, cm, row0, memb, memb_n, rem,
                 unk[i] += 1
     # the order: next, a cell of the clue with the fewest cells left unordered
     # (partly ordered clues first among equals), so clues are finished early
-    for i in range(ncl):
-        left[i] = unk[i]
-    for j in range(m):
-        val[j] = 0  # (here: 1 once placed in the order)
+    left[:ncl] = unk[:ncl]
+    val[:m] = 0  # (here: 1 once placed in the order)
     for s in range(m):
         best = -1
         bs = 1 << 30
@@ -225,22 +220,19 @@ def analyse(S, maxc, ded, share):
     for i in range(nf):
         root[i] = _find(parent, front[i])
     idof = np.empty(n, np.int64)  # each root's component id (cell-indexed)
-    for i in range(nf):
-        idof[root[i]] = -1
+    idof[root] = -1
     ncomp = 0
     for i in range(nf):
         if idof[root[i]] < 0:
             idof[root[i]] = ncomp
             ncomp += 1
     cid = parent  # (reused: the union-find is done) each frontier cell's component id
-    size = np.zeros(ncomp + 1, np.int64)
+    mstart = np.zeros(ncomp + 1, np.int64)  # sizes, then where each one's members start
     for i in range(nf):
-        b = idof[root[i]]
-        cid[front[i]] = b
-        size[b + 1] += 1
+        cid[front[i]] = idof[root[i]]
+        mstart[cid[front[i]] + 1] += 1
     for b in range(ncomp):
-        size[b + 1] += size[b]  # now the start of each component's members
-    mstart = size
+        mstart[b + 1] += mstart[b]
     members = np.empty(nf, np.int64)
     fill = mstart[:ncomp].copy()
     locof = np.empty(n, np.int64)
@@ -253,7 +245,9 @@ def analyse(S, maxc, ded, share):
     cstart = np.zeros(ncomp + 1, np.int64)
     for i in range(nclue):
         cstart[cid[first[i]] + 1] += 1
+    ncmax = 1  # the most clues of a component
     for b in range(ncomp):
+        ncmax = max(ncmax, cstart[b + 1])
         cstart[b + 1] += cstart[b]
     cfill = cstart[:ncomp].copy()
     cclues = np.empty(nclue, np.int64)
@@ -275,9 +269,6 @@ def analyse(S, maxc, ded, share):
     skipped = 0
     summin = 0
     kmin = np.zeros(ncomp, np.int64)
-    ncmax = 1
-    for b in range(ncomp):
-        ncmax = max(ncmax, cstart[b + 1] - cstart[b])
     memb = np.empty((maxc, 8), np.int64)  # the enumeration's scratch
     memb_n = np.empty(maxc, np.int64)
     order = np.empty(maxc, np.int64)
