@@ -33,6 +33,7 @@ class AgentInfo:
     options: tuple = ()
     reasons: tuple = ()
     exact_inference: bool = False  # deduction is complete: it guesses only when nothing is certain
+    slow: bool = False  # ~0.1-1 s a game on mid-size boards (the contract plays fewer there)
 
 
 _RULE_REASONS = (kl.R_FIRST, kl.R_CLUE_MINES, kl.R_CLUE_SAFE, kl.R_COUNT_SAFE,
@@ -97,7 +98,7 @@ AGENTS: dict[str, AgentInfo] = {
         "distribution)", options=("mine_count", "budget", "prior", "risk_rules"),
         reasons=_RULE_REASONS + (kl.R_DEDUCE_SAFE, kl.R_DEDUCE_MINE, kl.R_RANDOM,
                                  kl.R_RISK_GUESS, kl.R_APPROX_GUESS),
-        exact_inference=True),
+        exact_inference=True, slow=True),
 }
 
 

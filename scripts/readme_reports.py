@@ -10,6 +10,7 @@ import os
 
 import pandas as pd
 
+from fastsweep import AGENTS
 from reports_figures import DHURANDHAR, RELE, RELE_DENSITIES
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -144,10 +145,10 @@ def dhurandhar():
     boards = [(9, 10), (16, 40), (30, 185)]
     head = ["agent"]
     for d, m in boards:
-        head += [f"{d}x{d}/{m}: first 50", "all games (% ± CI)"]
+        head += [f"{d}x{d}/{m}: first 50", "won % (95% CI), games"]
     rows = [["the report"] + [v for d, m in boards
                               for v in (f"{DHURANDHAR[(d, m)]}/50", "")]]
-    for a in dict.fromkeys(df.agent):
+    for a in sorted(set(df.agent), key=list(AGENTS).index):
         r = [a]
         for d, m in boards:
             x = _cell(df, agent=a, width=d, mines=m)

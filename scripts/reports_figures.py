@@ -111,27 +111,30 @@ def fig_patel2020(df):
 
 def fig_dhurandhar(df):
     boards = [(9, 10), (16, 40), (30, 185)]
-    agents = [a for a in dict.fromkeys(df.agent)]
-    fig, axes = ps.panels(len(boards))
-    for ax, (d, m) in zip(axes, boards):
+    agents = sorted(set(df.agent), key=lambda a: ps.member_key(a, False))[::-1]
+    fig, grid = ps.plt.subplots(1, len(boards), figsize=(ps.WIDE, 3.0), sharey=True,
+                                layout="constrained")
+    for ax, (d, m) in zip(grid, boards):
         sub = df[(df.width == d) & (df.mines == m)].set_index("agent")
         for i, a in enumerate(agents):
             if a not in sub.index:
                 continue
             r = sub.loc[a]
             c, mk = ps.agent_style(a)
-            ax.errorbar([i], [100 * r.win_rate],
-                        yerr=[[100 * (r.win_rate - r.win_low)], [100 * (r.win_high - r.win_rate)]],
-                        color=c, marker=mk, ms=4, lw=ps.LINEWIDTH, capsize=2,
-                        label=a)
-        ax.axhline(100 * DHURANDHAR[(d, m)] / 50, color="0.3", ls=":", lw=ps.LINEWIDTH)
-        ax.set_title(f"{d}x{d}, {m} mines (dotted: report, {DHURANDHAR[(d, m)]}/50)")
-        ax.set_xticks(range(len(agents)))
-        ax.set_xticklabels(agents, rotation=90, fontsize=6)
-    ps.label_axes(axes, "", "games won (%)")
-    ps.finish(fig, axes, "Dhurandhar report redone",
-              "classic rules, first cell (0,0), no mine total",
-              notes=[f"bars: 95% Wilson interval over {int(df.games.max())} games"])
+            ax.errorbar([100 * r.win_rate], [i],
+                        xerr=[[100 * (r.win_rate - r.win_low)], [100 * (r.win_high - r.win_rate)]],
+                        color=c, marker=mk, ms=4, lw=ps.LINEWIDTH, capsize=2)
+        ax.axvline(100 * DHURANDHAR[(d, m)] / 50, color="0.3", ls=":", lw=ps.LINEWIDTH)
+        ax.set_title(f"{d}x{d}, {m} mines")
+        ax.set_xlim(0, 100)
+        ax.set_xlabel("games won (%)")
+        ax.grid(True, axis="x")
+    grid[0].set_yticks(range(len(agents)))
+    grid[0].set_yticklabels(agents)
+    fig.suptitle("Dhurandhar report redone: classic rules, first cell (0,0), no mine total\n"
+                 f"bars: 95% Wilson interval over {int(df.games.max()):,} games (risk: "
+                 f"{int(df[df.agent == 'risk'].games.max()):,}); dotted: the report's wins "
+                 "of 50", fontsize=ps.STYLE["figure.titlesize"])
     return fig
 
 

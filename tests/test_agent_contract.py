@@ -2,7 +2,9 @@
 or not, must pass every test here (in the spirit of Pgx's shared ``api_test.py``).
 
 The tests are parametrized at collection time over ``fastsweep.AGENTS`` x rules x
-mine_count, so registering an agent gives it all of them with no edit to this file.
+mine_count, so registering an agent gives it all of them with no edit to this file. An
+agent the registry marks ``slow`` plays 10 games instead of 200 a case on boards of more
+than 64 cells (the same checks, on fewer games).
 
 1. Soundness with exact sensors: every flag is on a mine, no deduced-safe reveal
    detonates (kernel counters, final boards, and the traced moves independently).
@@ -79,6 +81,12 @@ CASES = {
 SEEDS = {name: 1000 + 17 * i for i, name in enumerate(CASES)}
 SEEDS["9x9-beginner"] = 2**64 - 1  # the largest root seed
 GAMES = 200  # per case, for the batch checks
+SLOW_GAMES = 10  # for agents the registry marks slow, on boards of more than 64 cells
+
+
+def games_for(cfg):
+    """Games a batch check plays: GAMES, or SLOW_GAMES for a slow agent on a big board."""
+    return SLOW_GAMES if AGENTS[cfg.agent].slow and cfg.cells > 64 else GAMES
 TRACED = 8  # per case, traced and compared with the batch
 
 # Small boards for the oracle: at most 17 cells, so at most 16 hidden at any guess after
@@ -188,7 +196,7 @@ def check_batch(cfg, out, fst, fmine, where):
 def test_sound_and_terminates(agent, rules, mine_count):
     for name, case in CASES.items():
         _, cfg = config_kwargs(agent, case, rules, mine_count)
-        out, _, (fst, fmine) = play_chunk(cfg, SEEDS[name], 0, GAMES, keep_boards=True)
+        out, _, (fst, fmine) = play_chunk(cfg, SEEDS[name], 0, games_for(cfg), keep_boards=True)
         check_batch(cfg, out, fst, fmine, (agent, rules, mine_count, name, SEEDS[name]))
 
 
@@ -200,9 +208,10 @@ def test_batch_splits_give_the_same_games(agent, rules, mine_count):
     for name, case in CASES.items():
         _, cfg = config_kwargs(agent, case, rules, mine_count)
         seed = SEEDS[name]
-        out, _, (fst, fmine) = play_chunk(cfg, seed, 0, GAMES, keep_boards=True)
-        cuts = np.sort(rng.choice(np.arange(1, GAMES), size=4, replace=False))
-        bounds = [0, *cuts.tolist(), GAMES]
+        games = games_for(cfg)
+        out, _, (fst, fmine) = play_chunk(cfg, seed, 0, games, keep_boards=True)
+        cuts = np.sort(rng.choice(np.arange(1, games), size=4, replace=False))
+        bounds = [0, *cuts.tolist(), games]
         parts = [play_chunk(cfg, seed, a, b - a, keep_boards=True, timing=False)
                  for a, b in zip(bounds[:-1], bounds[1:])]
         where = (agent, rules, mine_count, name, bounds)
@@ -288,8 +297,9 @@ def test_trace_is_the_batch_game(agent, rules, mine_count):
     for name, case in CASES.items():
         kw, cfg = config_kwargs(agent, case, rules, mine_count)
         seed = SEEDS[name]
-        out, _, (fst, fmine) = play_chunk(cfg, seed, 0, GAMES, keep_boards=True)
-        for g in [0, *rng.choice(np.arange(1, GAMES), TRACED - 1, replace=False).tolist()]:
+        games = games_for(cfg)
+        out, _, (fst, fmine) = play_chunk(cfg, seed, 0, games, keep_boards=True)
+        for g in [0, *rng.choice(np.arange(1, games), TRACED - 1, replace=False).tolist()]:
             t = fastsweep.play(seed=seed, game=g, **kw)
             assert t.config == cfg and t.seed == seed and t.game == g
             check_trace(t, out[g], fst[g], fmine[g], (agent, rules, mine_count, name, seed, g))

@@ -113,7 +113,7 @@ def test_risk_scores_equal_the_brute_force_look_ahead(rules, told):
 def test_the_isolated_cell_shortcut_is_exact(rules):
     isolated_seen = 0
     for i in range(40):
-        view, _ = random_view(12, 14, 30, 25 + 3 * i, seed=i)
+        view, _ = random_view(12, 14, 30, 10 + 3 * i, seed=i)
         a, pa, ea = risk_view(view, -1, 0.3, rules, True)
         b, pb, eb = risk_view(view, -1, 0.3, rules, False)
         assert ea and eb
@@ -159,14 +159,14 @@ def test_threshold_reveals_every_cell_below_it_at_once():
         mv = t.moves
         guesses = mv[mv.action == "guess"].iloc[1:]
         for _, m in guesses.iterrows():
-            if "below the threshold" in m.reason:
+            if "revealed without recomputing" in m.reason:
                 assert m.probability < 0.2
                 seen_batch += 1
             else:
                 assert "lowest" in m.reason and m.probability >= 0.2
                 seen_lowest += 1
         # until the first batch the two agents play the same game
-        first = next((i for i, r in enumerate(mv.reason) if "below the threshold" in r), None)
+        first = next((i for i, r in enumerate(mv.reason) if "without recomputing" in r), None)
         if first is not None:
             same = p.moves.iloc[:first]
             assert (same.cell_index.to_numpy() == mv.cell_index.to_numpy()[:first]).all()
