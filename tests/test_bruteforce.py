@@ -16,11 +16,11 @@ import pytest
 
 import fastsweep
 import naive
+from test_linalg import views as linalg_views
 import test_agent_contract as contract
 from fastsweep.config import make_config
 from fastsweep.kernels.bruteforce import G_FRONTIER, G_NONE, G_OFF, G_ORDER
 from fastsweep.kernels.run_reports import brute_view, decide_view
-from fastsweep.positions import random_view
 from fastsweep.runner import play_chunk
 
 RTOL = 1e-12
@@ -124,24 +124,7 @@ def reference(view, mines, maxc, order, cache=None):
     return ded, share, best, G_FRONTIER, bp
 
 
-def views():
-    """Random consistent views: (view, mine total), from both random-view builders."""
-    out = []
-    for i in range(150):
-        h, w = [(3, 4), (5, 5), (6, 8), (8, 8), (4, 11), (9, 7)][i % 6]
-        n = h * w
-        m = [n // 8, n // 5, n // 3, n // 2][i % 4]
-        out.append(random_view(h, w, m, (n - m) // [2, 3, 4][i % 3], seed=i,
-                               known_mine_frac=[0.0, 0.2, 0.5][i % 3]))
-    rng = np.random.default_rng(2019)
-    for i in range(150):
-        h, w = [(4, 4), (5, 6), (7, 7), (6, 9)][i % 4]
-        out.append(naive.random_view(rng, h, w, [0.15, 0.25, 0.35, 0.5][i % 4],
-                                     [0.3, 0.5, 0.7][i % 3], [0.0, 0.3][i % 2]))
-    return out
-
-
-VIEWS = views()
+VIEWS = linalg_views(150)
 ORDERS = [np.random.default_rng(k).permutation(v.size) for k, (v, _) in enumerate(VIEWS)]
 CACHES = [{} for _ in VIEWS]
 

@@ -90,17 +90,18 @@ def reference(view, mines, plus):
     return ded.reshape(view.shape)
 
 
-def views():
-    """Random consistent views: (view, mine total), from both random-view builders."""
+def views(count=120):
+    """Random consistent views: (view, mine total), ``count`` from each of both
+    random-view builders (tests/test_bruteforce.py uses them too)."""
     out = []
-    for i in range(120):
+    for i in range(count):
         h, w = [(3, 4), (5, 5), (6, 8), (8, 8), (4, 11), (9, 7)][i % 6]
         n = h * w
         m = [n // 8, n // 5, n // 3, n // 2][i % 4]
         out.append(random_view(h, w, m, (n - m) // [2, 3, 4][i % 3], seed=i,
                                known_mine_frac=[0.0, 0.2, 0.5][i % 3]))
     rng = np.random.default_rng(2019)
-    for i in range(120):
+    for i in range(count):
         h, w = [(4, 4), (5, 6), (7, 7), (6, 9)][i % 4]
         out.append(naive.random_view(rng, h, w, [0.15, 0.25, 0.35, 0.5][i % 4],
                                      [0.3, 0.5, 0.7][i % 3], [0.0, 0.3][i % 2]))
