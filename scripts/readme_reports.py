@@ -26,15 +26,16 @@ def _md(header, rows):
 
 
 def _load(name):
-    df = pd.read_csv(os.path.join(REP, f"{name}.csv"), keep_default_na=False, na_values=[""])
+    df = pd.read_csv(os.path.join(REP, f"{name}.csv"), keep_default_na=False, na_values=[""],
+                     dtype={"options": str})
     df["options"] = df["options"].fillna("").astype(str)
     df["mine_count"] = df["mine_count"].astype(str) == "True"
     return df
 
 
 def _pm(r, col="score", digits=1):
-    m, lo, hi = r[col], r[f"{col}_low" if col != "score" else "score_low"], \
-        r[f"{col}_high" if col != "score" else "score_high"]
+    stem = {"guess_share": "guess", "win_rate": "win", "wrong_rate": "wrong"}.get(col, col)
+    m, lo, hi = r[col], r[f"{stem}_low"], r[f"{stem}_high"]
     return f"{100 * m:.{digits}f} ± {100 * (hi - lo) / 2:.{digits}f}"
 
 
@@ -115,10 +116,11 @@ def cs440_follow():
                 r.append(_pm(x, metric) if x is not None else "")
         rows.append(r)
     names = ["linalg-plus", "probability", "risk", "risk (basic rules)"]
-    games = {f"{a} {o}".strip(): int(g.games.min()) for (a, o), g in
-             df[~df.mine_count].groupby(["agent", "options"])}
+    games = {f"{a} {o}".strip(): (f"{int(g.games.min()):,}" if g.games.nunique() == 1 else
+                                   f"{int(g.games.min()):,}-{int(g.games.max()):,}")
+             for (a, o), g in df[~df.mine_count].groupby(["agent", "options"])}
     return ("20x20, keep-going, no mine total; games a cell: "
-            + ", ".join(f"{k} {v:,}" for k, v in games.items() if k.split()[0] in
+            + ", ".join(f"{k} {v}" for k, v in games.items() if k.split()[0] in
                         ("linalg-plus", "probability", "risk")) + ".\n\n"
             + _md(["density"] + [f"cost: {n}" for n in names]
                   + [f"guesses: {n}" for n in names], rows))

@@ -73,8 +73,8 @@ STUDIES = {
                    for d, m in ((9, 10), (16, 40), (30, 185))],
 }
 # games per cell where the agent is too slow for --games (documented in the README):
-# by agent, and by (agent, side) for the timing-only board
-SLOW = {"risk": 200, ("basic", 50): 200, ("linalg", 50): 100}
+# by agent, and by (study, agent, side) for the 2019 study's timing-only board
+SLOW = {"risk": 200, ("rele2019", "basic", 50): 200, ("rele2019", "linalg", 50): 100}
 FIELDS = ["report", "agent", "options", "height", "width", "mines", "density", "rules",
           "mine_count", "games", "score", "score_low", "score_high", "win_rate", "win_low",
           "win_high", "wins_first50", "cost", "cost_low", "cost_high", "guess_share",
@@ -141,7 +141,7 @@ def run_study(name, cells, games, workers, out, seed=SEED):
         if _key(name, agent, _opts(extra), cfg.height, cfg.width, cfg.mines, rules,
                 mc) in done:
             continue
-        n = min(games, SLOW.get(agent, games), SLOW.get((agent, cfg.width), games))
+        n = min(games, SLOW.get(agent, games), SLOW.get((name, agent, cfg.width), games))
         todo.append((cfg.cells * n * (20 if agent in SLOW else 1),
                      (name, agent, size, count, rules, mc, extra, n, seed)))
     todo.sort(key=lambda t: -t[0])  # the longest first: the pool ends together

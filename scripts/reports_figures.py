@@ -41,8 +41,16 @@ def _curve(ax, g, x, y, lo, hi, kw, bands, scale=1.0):
         bands.append((ax, g[x], g[lo] * scale, g[hi] * scale))
 
 
+def _grid(nrows, ncols, height):
+    """Panels with their own y axes (the curves of different densities lie far apart)."""
+    fig, grid = ps.plt.subplots(nrows, ncols, figsize=(ps.WIDE, height), sharex=True,
+                                squeeze=False, layout="constrained")
+    return fig, list(grid.ravel())
+
+
 def fig_rele2019(df):
-    fig, axes = ps.panels(len(RELE_DENSITIES))
+    df = df[df.width <= 40]  # (50x50 is the timing board: see the README's time table)
+    fig, axes = _grid(2, 2, 5.6)
     bands = []
     for ax, dens in zip(axes, RELE_DENSITIES):
         sub = df[np.isclose(df.density, dens, atol=0.005)]
@@ -65,15 +73,23 @@ def fig_rele2019(df):
     return fig
 
 
+def _risk_gap(df):
+    """Largest difference (points) between the two risk variants' cost or guess share."""
+    r = df[df.agent == "risk"]
+    a = r[r.options == ""].set_index("density")
+    b = r[r.options != ""].set_index("density")
+    return 100 * max((a.cost - b.cost).abs().max(), (a.guess_share - b.guess_share).abs().max())
+
+
 def fig_cs440(df):
-    fig, axes = ps.panels(3)
+    fig, axes = _grid(1, 3, 4.2)
     bands = []
     first = df[df.agent.isin(["basic", "linalg-plus"])]
     for agent, mc in ps.members(first):
         g = first[(first.agent == agent) & (first.mine_count == mc)]
         _curve(axes[0], g, "density", "score", "score_low", "score_high",
                ps.line_kw(agent, mc), bands, 100)
-    axes[0].set_title("score (% of mines flagged)")
+    axes[0].set_title("score: % mines flagged")
     follow = df[df.agent.isin(["linalg-plus", "probability", "risk"]) & ~df.mine_count
                 & df.density.between(0.19, 0.81)]
     for (agent, opts), g in follow.groupby(["agent", "options"]):
@@ -83,11 +99,13 @@ def fig_cs440(df):
         _curve(axes[1], g, "density", "cost", "cost_low", "cost_high", kw, bands, 100)
         _curve(axes[2], g, "density", "guess_share", "guess_low", "guess_high", dict(kw),
                bands, 100)
-    axes[1].set_title("cost: % of mines detonated")
-    axes[2].set_title("risk: % of moves that are guesses")
+    axes[1].set_title("cost: % mines detonated")
+    axes[2].set_title("risk: % moves guessed")
     ps.label_axes(axes, "mine density", "percent")
     ps.finish(fig, axes, "CS440 report and its follow-up redone", "20x20, keep-going",
-              notes=["cost and risk without the mine total (the follow-up's agents)"],
+              notes=["cost and risk without the mine total (the follow-up's agents); "
+                     f"risk and risk (basic rules) lie within {_risk_gap(df):.1f} points of "
+                     "each other"],
               bands=bands)
     return fig
 
@@ -104,8 +122,12 @@ def fig_patel2020(df):
                    ps.line_kw(agent, mc), bands, 100)
         ax.set_title(f"{d} x {d}")
     ps.label_axes(axes, "mine density", "mines flagged (%)")
+    both = df[df.agent.isin(["probability", "threshold"])].pivot_table(
+        index=["width", "density"], columns="agent", values="score")
+    gap = 100 * (both["probability"] - both["threshold"]).abs().max()
     ps.finish(fig, axes, "Patel et al. 2020 redone", "keep-going, no mine total",
-              bands=bands)
+              notes=[f"threshold is drawn over probability: they differ by at most "
+                     f"{gap:.1f} points"], bands=bands)
     return fig
 
 
@@ -148,7 +170,7 @@ def draw_all(out, names=tuple(FIGURES)):
         path = os.path.join(out, f"{name}.csv")
         if not os.path.exists(path):
             continue
-        df = pd.read_csv(path, keep_default_na=False, na_values=[""])
+        df = pd.read_csv(path, keep_default_na=False, na_values=[""], dtype={"options": str})
         df["options"] = df["options"].fillna("").astype(str)
         df["mine_count"] = df["mine_count"].astype(str) == "True"
         fig = FIGURES[name](df)
