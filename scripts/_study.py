@@ -95,7 +95,9 @@ def run_study(name, cells, games, workers, out, seed, slow=None):
                 mc) in done:
             continue
         n = min(games, slow.get(agent, games), slow.get((agent, cfg.width), games))
-        todo.append((cfg.cells * n * (20 if agent in slow else 1),
+        # (a rough cost for the order: slow agents and noise-aware ones take ~50x longer)
+        heavy = agent in slow or (cfg.noise_aware and agent in ("inference", "probability"))
+        todo.append((cfg.cells * n * (50 if heavy else 1),
                      (name, agent, size, count, rules, mc, extra, n, seed)))
     todo.sort(key=lambda t: -t[0])  # the longest first: the pool ends together
     new = not os.path.exists(path)

@@ -57,8 +57,9 @@ def _finish(fig, axes, title, notes, bands):
                  fontsize=ps.STYLE["figure.titlesize"])
 
 
-def fig_bonus(df):
-    df = df[df.options.str.contains("detector")]
+def fig_bonus(df, width=16):
+    df = df[df.options.str.contains("detector") & (df.width == width)]
+    board = f"{width}x{width}"
     cases = sorted(df.options.str.extract(r"(detector:[^;]*)")[0].unique())
     fig, grid = ps.plt.subplots(2, len(cases), figsize=(ps.WIDE, 5.6), sharex=True,
                                 sharey="row", squeeze=False, layout="constrained")
@@ -76,8 +77,7 @@ def fig_bonus(df):
     n = int(df.games.min())
     _finish(fig, list(grid.ravel()), "The assignment's bonus: a detector that misses mines "
             "(p_neg) and sees mines that are not there (p_pos)",
-            [f"30x30, keep-going, no mine total; {n:,}-{int(df.games.max()):,} games a point"],
-            bands)
+            [f"{board}, keep-going, no mine total; {n:,} games a point"], bands)
     return fig
 
 
@@ -105,7 +105,7 @@ def fig_levels(df):
                                "cautious": "share of clues raised"}[m])
         grid[i, 0].set_ylabel("mines flagged correctly (%)")
     _finish(fig, list(grid.ravel()), "Score against the noise level, each model",
-            [f"16x16, keep-going, no mine total; {int(df.games.min()):,} games a point"],
+            [f"10x10, keep-going, no mine total; {int(df.games.min()):,} games a point"],
             bands)
     return fig
 
