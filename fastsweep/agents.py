@@ -34,6 +34,7 @@ class AgentInfo:
     reasons: tuple = ()
     exact_inference: bool = False  # deduction is complete: it guesses only when nothing is certain
     slow: bool = False  # ~0.1-1 s a game on mid-size boards (the contract plays fewer there)
+    noise_aware: bool = False  # can reason on the exact posterior under a noisy sensor
 
 
 _RULE_REASONS = (kl.R_FIRST, kl.R_CLUE_MINES, kl.R_CLUE_SAFE, kl.R_COUNT_SAFE,
@@ -45,15 +46,16 @@ AGENTS: dict[str, AgentInfo] = {
         options=("mine_count",), reasons=_RULE_REASONS + (kl.R_RANDOM,)),
     "inference": AgentInfo(
         AGENT_INFERENCE, "exact", "complete deduction from all clues (and the mine total), else a random "
-        "guess", options=("mine_count", "budget"),
+        "guess", options=("mine_count", "budget", "noise_aware"),
         reasons=_RULE_REASONS + (kl.R_DEDUCE_SAFE, kl.R_DEDUCE_MINE, kl.R_RANDOM),
-        exact_inference=True),
+        exact_inference=True, noise_aware=True),
     "probability": AgentInfo(
         AGENT_PROBABILITY, "exact", "complete deduction, else the hidden cell of lowest exact mine "
-        "probability", options=("mine_count", "budget", "prior"),
+        "probability", options=("mine_count", "budget", "prior", "noise_aware",
+                                "flag_threshold"),
         reasons=_RULE_REASONS + (kl.R_DEDUCE_SAFE, kl.R_DEDUCE_MINE, kl.R_RANDOM,
-                                 kl.R_PROB_GUESS, kl.R_APPROX_GUESS),
-        exact_inference=True),
+                                 kl.R_PROB_GUESS, kl.R_APPROX_GUESS, kl.R_FLAG_LIKELY),
+        exact_inference=True, noise_aware=True),
     "linalg": AgentInfo(
         AGENT_LINALG, "reports", "the reports' linear-algebra agent: reduced row echelon form "
         "of the clues' equations (and the total's), single-cell rows decide, else a random "
@@ -159,6 +161,8 @@ REASONS = {
     kl.R_SUBSET_MINE: ("subset-mine", lambda ref, a, p, w:
                        f"mine by a subset-reduced equation whose value is its size "
                        f"({a} cells decided)"),
+    kl.R_FLAG_LIKELY: ("flag-likely", lambda ref, a, p, w:
+                       f"flagged at mine probability {a / 1000:.3f}, at least flag_threshold"),
     kl.R_PROB_GUESS: ("probability", lambda ref, a, p, w:
                       f"mine probability {p:.3f} (lowest of {a} hidden cells)"),
     kl.R_APPROX_GUESS: ("approx-probability", lambda ref, a, p, w:

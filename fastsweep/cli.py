@@ -110,12 +110,20 @@ def cmd_run(a):
     wins = int(df.won.sum())
     wl, wh = wilson(wins, n)
     print(f"agent {a.agent}, board {cfg.height}x{cfg.width}, {cfg.mines} mines, rules "
-          f"{cfg.rules}, mine count {'known' if a.mine_count else 'unknown'}, seed {a.seed}")
+          f"{cfg.rules}, mine count {'known' if a.mine_count else 'unknown'}, seed {a.seed}"
+          + (f", noise {cfg.noise} ({'noise-aware' if cfg.noise_aware else 'trusting the clues'})"
+             if cfg.noise != "none" else ""))
     print(f"games            {n}")
     print(f"mean score       {m:.4f}  (95% CI {lo:.4f} .. {hi:.4f}, normal approximation)")
     print(f"win rate         {wins / n:.4f}  (95% Wilson CI {wl:.4f} .. {wh:.4f})")
     print(f"guesses per game {df.guesses.mean():.2f}")
     print(f"detonations/game {df.detonated.mean():.2f}")
+    if cfg.noise != "none":
+        print(f"wrong flags/game {df.wrong_flags.mean():.2f}  (flags on safe cells; the score "
+              "counts correct flags only)")
+        print(f"safe detonations {df.safe_detonations.mean():.2f}  per game (cells deduced "
+              "safe that were mines)")
+        print(f"clues dropped    {df.clues_dropped.mean():.2f}  per game (contradicted)")
     if df.approx_steps.sum():
         print(f"approx steps     {int(df.approx_steps.sum())} (analyses beyond the exact budget)")
     print(f"games per second {n / wall:,.0f}  ({wall:.2f} s wall, "

@@ -39,6 +39,9 @@ class GameConfig:
     threshold: float = 0.125
     risk_rules: str = "complete"
     max_component: int = 20
+    noise: str = "none"  # the normalised spec (see fastsweep.noise.parse_noise)
+    noise_aware: bool = False  # resolved per agent by the option table
+    flag_threshold: float = 1.0
 
     @property
     def cells(self) -> int:

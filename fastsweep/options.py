@@ -37,14 +37,17 @@ class Option:
     metavar: str | None = None   # run / play CLI placeholder of the value (--mines M)
     required: bool = False       # CLI: the flag (or one flag of its group) must be given
     type: Callable | None = None  # argparse type for run / play (bool: an on/off switch)
+    const: object = None         # a switch that stores this value (its flag takes no value)
     group: str | None = None     # CLI flags in one group are mutually exclusive
     sweep: str | None = "single"  # "axis": sweep takes a list; "single": one value; None: not
     axis: str | None = None      # sweep's keyword for an axis (e.g. "densities")
     sweep_parse: Callable | None = None  # sweep CLI string -> sweep()'s argument
     sweep_default: object = None  # sweep CLI default (string) when it differs from ``default``
     sweep_help: str | None = None  # sweep CLI help when it differs from ``help``
-    slot: str | None = None      # kernel slot: "P_*" (int64 params) or "F_*" (float64 fparams)
-    to_kernel: Callable | None = None  # (cfg, kernels.game) -> the slot's number
+    slot: str | tuple | None = None  # kernel slot: "P_*" (int64 params) or "F_*" (float64
+    #                                  fparams), or a tuple of them
+    to_kernel: Callable | None = None  # (cfg, kernels.game) -> the slot's number (a tuple
+    #                                    for a tuple of slots)
 
     @property
     def keyword(self) -> str:
@@ -135,6 +138,43 @@ def _max_component(v, c):
     return int(v)
 
 
+def _noise(v, c):
+    from .noise import parse_noise
+
+    return parse_noise(v).spec
+
+
+def _noise_aware(v, c):
+    agent = c["agent"]
+    able = AGENTS[agent].noise_aware
+    if v is None:
+        return able and c["noise"] != "none"
+    if not isinstance(v, (bool, np.bool_)):
+        raise ValueError(f"noise_aware: expected True, False or None (the agent's own), got {v!r}")
+    if v and not able:
+        raise ValueError(f"noise_aware: agent {agent!r} cannot reason under noise; noise-aware "
+                         f"agents: {', '.join(a for a, i in AGENTS.items() if i.noise_aware)}")
+    return bool(v) and c["noise"] != "none"
+
+
+def _flag_threshold(v, c):
+    if not isinstance(v, numbers.Real) or isinstance(v, bool) or math.isnan(v) or not 0.5 <= v <= 1.0:
+        raise ValueError(f"flag_threshold: must be a number in [0.5, 1] (1: flag only certain "
+                         f"mines), got {v!r}")
+    if v < 1.0 and not (c["agent"] == "probability" and c["noise_aware"]):
+        raise ValueError("flag_threshold: below 1 only for the probability agent reasoning "
+                         "under noise (a noise model, and not trusting the clues): under "
+                         "exact clues every flag must be a mine")
+    return float(v)
+
+
+def _noise_slots(cfg, kg):
+    from .noise import parse_noise
+
+    m = parse_noise(cfg.noise)
+    return m.model, m.cut_a, m.cut_b, m.a, m.b
+
+
 # ---------------------------------------------------------------- sweep CLI parsers
 
 def _split(s):
@@ -220,6 +260,19 @@ OPTIONS = (
            f"enumerate, in [1, {MAX_COMPONENT}]", _max_component, flag="--max-component",
            type=int, metavar="K", slot="P_MAX_COMPONENT",
            to_kernel=lambda cfg, kg: cfg.max_component),
+    Option("noise", "none", "the sensor's noise: none | detector:p_neg=A,p_pos=B | reveal:p=P "
+           "| optimistic[:p=P] | cautious[:p=P]", _noise, flag="--noise", metavar="SPEC",
+           slot=("P_NOISE", "P_NOISE_CUT_A", "P_NOISE_CUT_B", "F_NOISE_A", "F_NOISE_B"),
+           to_kernel=_noise_slots),
+    Option("noise_aware", None, "under noise, inference and probability trust the shown "
+           "clues instead of reasoning on the exact posterior (Python: noise_aware=False; "
+           "default None: aware where the agent can)",
+           _noise_aware, flag="--trust-clues", const=False, slot="P_NOISE_AWARE",
+           to_kernel=lambda cfg, kg: int(cfg.noise_aware)),
+    Option("flag_threshold", 1.0, "noise-aware probability agent: flag cells whose posterior "
+           "mine probability is at least this, in [0.5, 1]", _flag_threshold,
+           flag="--flag-threshold", type=float, metavar="T", slot="F_FLAG_THRESHOLD",
+           to_kernel=lambda cfg, kg: cfg.flag_threshold),
 )
 BY_NAME = {o.name: o for o in OPTIONS}
 DEFAULTS = {o.name: o.default for o in OPTIONS}
@@ -264,6 +317,8 @@ def add_flags(parser, sweep=False):
             kw = dict(dest=o.keyword if sweep else o.name, help=o.help)
             if o.type is bool:
                 kw["action"] = "store_true"
+            elif o.const is not None:
+                kw.update(action="store_const", const=o.const, default=o.default)
             else:
                 kw.update(default=o.default, type=o.type)
                 if not sweep:
@@ -298,12 +353,12 @@ def make_config(agent, size, **options) -> GameConfig:
     if not isinstance(agent, str) or agent not in AGENTS:
         raise ValueError(f"agent: unknown agent {agent!r}; known agents: {', '.join(AGENTS)}")
     raw = dict(DEFAULTS, **options, size=size)
-    ctx = {"raw": raw}
+    ctx = {"raw": raw, "agent": agent}
     for o in OPTIONS:
         ctx[o.name] = o.check(raw[o.name], ctx)
     h, w = ctx["size"]
     cfg = GameConfig(agent=agent, height=h, width=w,
-                     **{k: v for k, v in ctx.items() if k in _CONFIG_FIELDS})
+                     **{k: v for k, v in ctx.items() if k in _CONFIG_FIELDS and k != "agent"})
 
     def nbr_count(cell):
         r, c = divmod(cell, w)
@@ -326,9 +381,12 @@ def kernel_params(cfg: GameConfig, seed: int = 0):
     params[kg.P_W] = cfg.width
     params[kg.P_SEED] = np.array([seed], np.uint64).view(np.int64)[0]  # the uint64's bits
     for o in OPTIONS:
-        if o.slot is not None:
-            (fparams if o.slot.startswith("F_") else params)[getattr(kg, o.slot)] = \
-                o.to_kernel(cfg, kg)
+        if o.slot is None:
+            continue
+        slots, vals = ((o.slot, o.to_kernel(cfg, kg)) if isinstance(o.slot, tuple)
+                       else ((o.slot,), (o.to_kernel(cfg, kg),)))
+        for slot, v in zip(slots, vals):
+            (fparams if slot.startswith("F_") else params)[getattr(kg, slot)] = v
     return params, fparams
 
 

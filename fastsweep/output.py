@@ -58,7 +58,8 @@ def write_table(df: pd.DataFrame, path, name="out") -> None:
 
 def game_rows(df: pd.DataFrame, cfg) -> pd.DataFrame:
     """``run``'s per-game DataFrame plus the configuration it does not carry (first_cell,
-    prior, budget, threshold, risk_rules, max_component), next to the other configuration
+    prior, budget, threshold, risk_rules, max_component, noise, noise_aware,
+    flag_threshold), next to the other configuration
     columns."""
     fc = cfg.first_cell
     out = df.copy()
@@ -67,6 +68,7 @@ def game_rows(df: pd.DataFrame, cfg) -> pd.DataFrame:
     at = out.columns.get_loc("mine_count") + 1
     out.insert(at, "prior", cfg.prior)
     out.insert(at + 1, "budget", cfg.budget)
-    for i, k in enumerate(("threshold", "risk_rules", "max_component")):
+    for i, k in enumerate(("threshold", "risk_rules", "max_component", "noise",
+                           "noise_aware", "flag_threshold")):
         out.insert(at + 2 + i, k, getattr(cfg, k))
     return out

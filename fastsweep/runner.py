@@ -15,7 +15,8 @@ from .options import agent_params, given, make_config
 
 COLUMNS = ["game", "seed", "agent", "height", "width", "mines", "rules", "first_click",
            "mine_count", "flagged", "detonated", "revealed", "guesses", "moves", "won",
-           "score", "seconds", "approx_steps"]
+           "score", "seconds", "approx_steps", "wrong_flags", "safe_detonations",
+           "clues_dropped"]
 
 
 def play_chunk(cfg: GameConfig, seed: int, first_game: int, games: int, keep_boards=False,
@@ -39,9 +40,11 @@ def play_chunk(cfg: GameConfig, seed: int, first_game: int, games: int, keep_boa
 
 
 def scores(out: np.ndarray) -> np.ndarray:
-    """Score of each game: mines flagged by inference / mines (1.0 with no mines)."""
+    """Score of each game: mines correctly flagged / mines (1.0 with no mines); a flag on a
+    safe cell (possible only under a noisy sensor) is not a mine found."""
     mines = out[:, kg.OUT_MINES]
-    return np.where(mines > 0, out[:, kg.OUT_FLAGGED] / np.maximum(mines, 1), 1.0)
+    right = out[:, kg.OUT_FLAGGED] - out[:, kg.OUT_WRONG_FLAGS]
+    return np.where(mines > 0, right / np.maximum(mines, 1), 1.0)
 
 
 def frame(cfg: GameConfig, seed: int, first_game: int, out, secs) -> pd.DataFrame:
@@ -66,12 +69,16 @@ def frame(cfg: GameConfig, seed: int, first_game: int, out, secs) -> pd.DataFram
         "score": scores(out),
         "seconds": secs,
         "approx_steps": out[:, kg.OUT_APPROX],
+        "wrong_flags": out[:, kg.OUT_WRONG_FLAGS],
+        "safe_detonations": out[:, kg.OUT_SAFE_DETONATIONS],
+        "clues_dropped": out[:, kg.OUT_DROPPED],
     }, columns=COLUMNS)
 
 
 def run(agent, size, mines=None, density=None, games=1, seed=0, rules="keep-going",
         first_click=None, first_cell=None, mine_count=False, layout=None, prior=0.5,
-        budget=0, threshold=0.125, risk_rules="complete", max_component=20) -> pd.DataFrame:
+        budget=0, threshold=0.125, risk_rules="complete", max_component=20, noise="none",
+        noise_aware=None, flag_threshold=1.0) -> pd.DataFrame:
     """Play ``games`` games of one configuration; one DataFrame row per game.
 
     Parameters
@@ -109,12 +116,26 @@ def run(agent, size, mines=None, density=None, games=1, seed=0, rules="keep-goin
         or from the single-clue rules only.
     max_component : int
         ``bruteforce`` agents: the largest frontier component (cells) they enumerate.
+    noise : str
+        The sensor's noise model: ``"none"``, ``"detector:p_neg=A,p_pos=B"``,
+        ``"reveal:p=P"``, ``"optimistic[:p=P]"`` or ``"cautious[:p=P]"`` (README, "Noisy
+        sensors"). The noise of game i is the same for every agent.
+    noise_aware : bool or None
+        Under noise, ``inference`` / ``probability`` reason on the exact posterior given
+        the shown values (None, the default: yes for them) or trust the shown clues
+        (False). Other agents always trust them.
+    flag_threshold : float
+        Noise-aware ``probability``: flag cells whose posterior mine probability is at
+        least this (default 1: only certain mines).
 
     Returns
     -------
     pandas.DataFrame with columns game, seed, agent, height, width, mines, rules,
     first_click, mine_count, flagged, detonated, revealed, guesses (the opening move
-    included), moves, won (no detonation), score, seconds, approx_steps.
+    included), moves, won (no detonation), score (mines flagged correctly / mines),
+    seconds, approx_steps, wrong_flags (flags on safe cells), safe_detonations
+    (detonations on cells the agent had deduced safe), clues_dropped (clues the agent
+    dropped because its knowledge contradicted them; both 0 under exact clues).
 
     Example
     -------

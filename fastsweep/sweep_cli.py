@@ -131,7 +131,11 @@ def add_parsers(sub):
                       default=o.sweep_default or o.default)
         else:
             required = False
-            kw = dict(default=o.default, type=o.type, help=o.help)
+            kw = dict(dest=o.keyword, default=o.default, help=o.help)
+            if o.const is not None:  # a switch (--trust-clues)
+                kw.update(action="store_const", const=o.const)
+            else:
+                kw["type"] = o.type
         if o.group is None:
             s.add_argument(o.flag, required=required, **kw)
         else:

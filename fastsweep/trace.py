@@ -17,7 +17,8 @@ from .kernels import game as kg
 from .options import agent_params, given, make_config
 
 ACTIONS = {kl.A_REVEAL: "reveal", kl.A_FLAG: "flag", kl.A_GUESS: "guess"}
-LEGEND = ("legend: ? hidden, 0-8 clue, F flagged (a mine), * detonated mine, "
+LEGEND = ("legend: ? hidden, 0-8 clue (as shown), - revealed with no clue shown (noise), "
+          "F flagged (a mine, unless wrong under noise), * detonated mine, "
           "M mine still hidden (shown when the game is over)")
 
 
@@ -69,8 +70,11 @@ class Trace:
         if show_mines is None:
             show_mines = m >= len(self.moves)
         sym = np.array(["?", "", "F", "*"], dtype=object)[st]
+        shown = np.full(h * w, kl.OUT_BLANK, np.int64)  # what the sensor showed
+        shown[cells] = outs
         revealed = st == kl.REVEALED
-        sym[revealed] = self.clues.ravel()[revealed].astype(str)
+        sym[revealed] = np.where(shown[revealed] == kl.OUT_BLANK, "-",
+                                 shown[revealed].astype(str))
         if show_mines:
             sym[(st == kl.HIDDEN) & self.mines.ravel()] = "M"
         rows = [" ".join(r) for r in sym.reshape(h, w)]
@@ -99,7 +103,10 @@ class Trace:
         return (f"{self.config.agent} on {self.config.height}x{self.config.width}, "
                 f"{r['mines']} mines, {self.config.rules}: {r['moves']} moves, "
                 f"{r['guesses']} guesses, {r['flagged']} flagged, {r['detonated']} detonated, "
-                f"score {r['score']:.3f}, {'won' if r['won'] else 'lost'}")
+                f"score {r['score']:.3f}, {'won' if r['won'] else 'lost'}"
+                + (f"; noise {self.config.noise}: {r['wrong_flags']} wrong flags, "
+                   f"{r['safe_detonations']} safe-believed detonations, "
+                   f"{r['clues_dropped']} clues dropped" if self.config.noise != "none" else ""))
 
 
 def _prior_notes(cfg: GameConfig, cell, outc, why, reasons) -> list:
@@ -132,9 +139,22 @@ def _prior_notes(cfg: GameConfig, cell, outc, why, reasons) -> list:
     return reasons
 
 
+def _outcome(x, true, noisy):
+    """A move's outcome as text; under noise a shown clue that is not the true one says
+    so (the agent never sees the true value)."""
+    if x == -1:
+        return "detonated"
+    if x == -2:
+        return "flagged"
+    if x == kl.OUT_BLANK:
+        return "no clue shown"
+    return f"clue {x}" + (f" (true {true})" if noisy and x != true else "")
+
+
 def play(agent, size, mines=None, density=None, seed=0, game=0, rules="keep-going",
          first_click=None, first_cell=None, mine_count=False, layout=None, prior=0.5,
-         budget=0, threshold=0.125, risk_rules="complete", max_component=20) -> Trace:
+         budget=0, threshold=0.125, risk_rules="complete", max_component=20, noise="none",
+         noise_aware=None, flag_threshold=1.0) -> Trace:
     """Play game ``game`` of root ``seed`` with every move recorded.
 
     Arguments as in :func:`fastsweep.run`. The same (seed, game) gives the same game as
@@ -169,7 +189,7 @@ def play(agent, size, mines=None, density=None, seed=0, game=0, rules="keep-goin
         "cell": [_rc(c, w) for c in cell],
         "row": cell // w,
         "col": cell % w,
-        "outcome": ["detonated" if x == -1 else "flagged" if x == -2 else f"clue {x}" for x in outc],
+        "outcome": [_outcome(x, final[2, c], cfg.noise != "none") for x, c in zip(outc, cell)],
         "reason": _prior_notes(cfg, cell, outc, why, [reason_text(y, r, aa, p, w) for y, r, aa, p
                                                       in zip(why, ref, a, probs[:k])]),
         "kind": kind,
@@ -182,8 +202,10 @@ def play(agent, size, mines=None, density=None, seed=0, game=0, rules="keep-goin
         "mines": mines_, "flagged": int(o[kg.OUT_FLAGGED]), "detonated": int(o[kg.OUT_DETONATED]),
         "revealed": int(o[kg.OUT_REVEALED]), "guesses": int(o[kg.OUT_GUESSES]),
         "moves": k, "won": bool(o[kg.OUT_WON]),
-        "score": o[kg.OUT_FLAGGED] / mines_ if mines_ else 1.0,
-        "approx_steps": int(o[kg.OUT_APPROX]),
+        "score": (o[kg.OUT_FLAGGED] - o[kg.OUT_WRONG_FLAGS]) / mines_ if mines_ else 1.0,
+        "approx_steps": int(o[kg.OUT_APPROX]), "wrong_flags": int(o[kg.OUT_WRONG_FLAGS]),
+        "safe_detonations": int(o[kg.OUT_SAFE_DETONATIONS]),
+        "clues_dropped": int(o[kg.OUT_DROPPED]),
     }
     h = cfg.height
     return Trace(cfg, seed, int(game), df, result, final[0].reshape(h, w),

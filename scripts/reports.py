@@ -28,13 +28,9 @@ Usage: python scripts/reports.py [--only rele2019,cs440,patel2020,dhurandhar]
 from __future__ import annotations
 
 import argparse
-import csv
 import os
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
-
-import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _bootstrap import ensure_venv  # noqa: E402
@@ -42,10 +38,7 @@ from _bootstrap import ensure_venv  # noqa: E402
 if __name__ == "__main__":
     ensure_venv(__file__)  # re-runs this script inside .venv (made on first use)
 
-from fastsweep.config import make_config  # noqa: E402
-from fastsweep.kernels import game as kg  # noqa: E402
-from fastsweep.runner import play_chunk, scores  # noqa: E402
-from fastsweep.stats import mean_ci, wilson  # noqa: E402
+from _study import run_study  # noqa: E402
 
 SEED = 2019
 D = [0.1, 0.2, 0.3, 0.5]
@@ -75,92 +68,6 @@ STUDIES = {
 # games per cell where the agent is too slow for --games (documented in the README):
 # by agent, and by (study, agent, side) for the 2019 study's timing-only board
 SLOW = {"risk": 200, ("rele2019", "basic", 50): 200, ("rele2019", "linalg", 50): 100}
-FIELDS = ["report", "agent", "options", "height", "width", "mines", "density", "rules",
-          "mine_count", "games", "score", "score_low", "score_high", "win_rate", "win_low",
-          "win_high", "wins_first50", "cost", "cost_low", "cost_high", "guess_share",
-          "guess_low", "guess_high", "wrong_flags", "safe_detonations", "approx_steps",
-          "seconds_per_game", "seed"]
-
-
-def _key(report, agent, opts, h, w, mines, rules, mc):
-    return (report, agent, opts, int(h), int(w), int(mines), rules, str(mc) == "True")
-
-
-def _opts(extra):
-    return ";".join(f"{k}={v[0]},{v[1]}" if isinstance(v, tuple) else f"{k}={v}"
-                    for k, v in sorted(extra.items()))
-
-
-def play_cell(report, agent, size, count, rules, mc, extra, games, seed):
-    """Play one cell; returns its CSV row."""
-    kw = dict(extra)
-    if isinstance(count, tuple):
-        kw["mines"] = count[1]
-    else:
-        kw["density"] = count
-    cfg = make_config(agent, size, rules=rules, mine_count=mc, **kw)
-    play_chunk(cfg, seed, 0, 1)  # loads the compiled kernels: not part of the timing
-    t0 = time.perf_counter()
-    out, _, _ = play_chunk(cfg, seed, 0, games)
-    dt = time.perf_counter() - t0
-    s, slo, shi = mean_ci(scores(out))
-    won = out[:, kg.OUT_WON].astype(bool)
-    wl, wh = wilson(int(won.sum()), games)
-    m = max(cfg.mines, 1)
-    cost, clo, chi = mean_ci(out[:, kg.OUT_DETONATED] / m)
-    # guesses include the opening move; a move is a reveal, flag or guess
-    g, glo, ghi = mean_ci(out[:, kg.OUT_GUESSES] / np.maximum(out[:, kg.OUT_MOVES], 1))
-    return dict(report=report, agent=agent, options=_opts(extra), height=cfg.height,
-                width=cfg.width, mines=cfg.mines, density=round(cfg.mines / cfg.cells, 4),
-                rules=rules, mine_count=mc, games=games, score=s, score_low=slo,
-                score_high=shi, win_rate=won.mean(), win_low=wl, win_high=wh,
-                wins_first50=int(won[:50].sum()), cost=cost, cost_low=clo, cost_high=chi,
-                guess_share=g, guess_low=glo, guess_high=ghi,
-                wrong_flags=int(out[:, kg.OUT_WRONG_FLAGS].sum()),
-                safe_detonations=int(out[:, kg.OUT_SAFE_DETONATIONS].sum()),
-                approx_steps=int(out[:, kg.OUT_APPROX].sum()),
-                seconds_per_game=dt / games, seed=seed)
-
-
-def _done(path):
-    if not os.path.exists(path):
-        return set()
-    with open(path) as f:
-        return {_key(r["report"], r["agent"], r["options"], r["height"], r["width"], r["mines"],
-                     r["rules"], r["mine_count"]) for r in csv.DictReader(f)}
-
-
-def run_study(name, cells, games, workers, out, seed=SEED):
-    path = os.path.join(out, f"{name}.csv")
-    done = _done(path)
-    todo = []
-    for agent, size, count, rules, mc, extra in cells:
-        kw = {"mines": count[1]} if isinstance(count, tuple) else {"density": count}
-        cfg = make_config(agent, size, rules=rules, mine_count=mc,
-                          **{k: v for k, v in extra.items()}, **kw)
-        if _key(name, agent, _opts(extra), cfg.height, cfg.width, cfg.mines, rules,
-                mc) in done:
-            continue
-        n = min(games, SLOW.get(agent, games), SLOW.get((name, agent, cfg.width), games))
-        todo.append((cfg.cells * n * (20 if agent in SLOW else 1),
-                     (name, agent, size, count, rules, mc, extra, n, seed)))
-    todo.sort(key=lambda t: -t[0])  # the longest first: the pool ends together
-    new = not os.path.exists(path)
-    with open(path, "a", newline="") as f, ProcessPoolExecutor(workers) as pool:
-        wr = csv.DictWriter(f, fieldnames=FIELDS)
-        if new:
-            wr.writeheader()
-        futs = [pool.submit(play_cell, *args) for _, args in todo]
-        for i, fut in enumerate(as_completed(futs)):
-            row = fut.result()
-            wr.writerow(row)
-            f.flush()
-            print(f"[{name} {i + 1}/{len(futs)}] {row['agent']} {row['options']} "
-                  f"{row['height']}x{row['width']}/{row['mines']} {row['rules']} "
-                  f"total={row['mine_count']}: score {row['score']:.4f} win "
-                  f"{row['win_rate']:.4f} ({row['seconds_per_game'] * 1e3:.2f} ms/game)",
-                  flush=True)
-    return path
 
 
 def main(argv=None):
@@ -183,7 +90,7 @@ def main(argv=None):
     os.makedirs(a.out, exist_ok=True)
     for name in names:
         t0 = time.time()
-        path = run_study(name, STUDIES[name], a.games, a.workers, a.out)
+        path = run_study(name, STUDIES[name], a.games, a.workers, a.out, SEED, SLOW)
         print(f"{name}: {path} in {time.time() - t0:.0f} s", flush=True)
     from reports_figures import draw_all
 

@@ -9,7 +9,7 @@ a stated guess). ``--quick`` runs every study in its smoke-test size into
 out/reproduce-quick/ and leaves results/ and the README alone.
 
 Usage: python3 scripts/reproduce.py [--quick] [--only STEP[,STEP]] [--list]
-Steps: headline, report, reports, profile, bench, inference, hard-views, sweeps.
+Steps: headline, report, reports, noise, profile, bench, inference, hard-views, sweeps.
 """
 import argparse
 import datetime
@@ -34,6 +34,8 @@ STEPS = {
                 "--out", "{res}/report_table.csv"], "report_table.csv", (15, 1)),
     "reports": (["scripts/reports.py", "--out", "{res}/reports"],
                 ["scripts/reports.py", "--quick", "--out", "{res}/reports"], "reports/", (75, 4)),
+    "noise": (["scripts/noise_study.py", "--out", "{res}/noise"],
+              ["scripts/noise_study.py", "--quick", "--out", "{res}/noise"], "noise/", (45, 3)),
     "profile": (["scripts/profile.py", "--out", "{res}/profile"],
                 ["scripts/profile.py", "--quick", "--out", "{res}/profile"], "profile/", (5, 1)),
     "bench": (["-m", "fastsweep", "bench", "--repeats", "3", "--out", "{res}/bench.csv"],
@@ -54,7 +56,8 @@ LOG = os.path.join("results", "reproduce.json")
 CLEAR = {"headline": ["headline/chunks.jsonl", "headline/per_game", "headline/run.json"],
          "report": ["report_table.csv"],
          "reports": [f"reports/{n}.csv" for n in ("rele2019", "cs440", "patel2020",
-                                                  "dhurandhar")]}
+                                                  "dhurandhar")],
+         "noise": [f"noise/{n}.csv" for n in ("bonus", "levels", "report000")]}
 
 
 def machine():

@@ -238,13 +238,16 @@ def test_run_out_csv_has_every_game_and_its_configuration(tmp_path, capsys):
     got = pd.read_csv(path)
     ref = run("probability", (7, 9), mines=12, games=30, seed=4, first_cell=(2, 3), prior=0.3,
               budget=5000)
-    extra = ["first_cell", "prior", "budget", "threshold", "risk_rules", "max_component"]
+    extra = ["first_cell", "prior", "budget", "threshold", "risk_rules", "max_component",
+             "noise", "noise_aware", "flag_threshold"]
     assert sorted(got.columns) == sorted(COLUMNS + extra)
     assert list(got.columns[:10]) == ["game", "seed", "agent", "height", "width", "mines",
                                       "rules", "first_click", "first_cell", "mine_count"]
     assert (got.first_cell == "2,3").all() and (got.prior == 0.3).all()
     assert (got.budget == 5000).all() and (got.threshold == 0.125).all()
     assert (got.risk_rules == "complete").all() and (got.max_component == 20).all()
+    assert (got.noise == "none").all() and (~got.noise_aware).all()
+    assert (got.flag_threshold == 1.0).all()
     same = [c for c in COLUMNS if c != "seconds"]
     pd.testing.assert_frame_equal(got[same], ref[same], check_dtype=False)
 

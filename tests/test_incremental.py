@@ -18,7 +18,10 @@ REF = np.load(PATH)
 def test_games_match_stored_reference(case, agent, mc):
     out = compute(case, agent, mc)
     assert (out[:, kg.OUT_APPROX] == 0).all()
-    np.testing.assert_array_equal(out, REF[key(case, agent, mc)])
+    ref = REF[key(case, agent, mc)]
+    # columns added after the reference was stored (the noise counters) are 0 here
+    assert (out[:, ref.shape[1]:] == 0).all()
+    np.testing.assert_array_equal(out[:, :ref.shape[1]], ref)
 
 
 @pytest.mark.parametrize("agent", AGENTS)

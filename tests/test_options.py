@@ -10,6 +10,7 @@ import pytest
 from fastsweep import cli, play, run
 from fastsweep.config import agent_params as old_name
 from fastsweep.kernels import game as kg
+from fastsweep.kernels import layout as kl
 from fastsweep.options import OPTIONS, kernel_params, make_config
 
 SW = importlib.import_module("fastsweep.sweep")  # fastsweep.sweep is the function
@@ -88,7 +89,8 @@ def test_add_flags_makes_run_play_and_sweep_style_flags():
 def test_kernel_slots_exist_and_match_the_old_parameters():
     for o in OPTIONS:
         if o.slot is not None:
-            assert o.slot.startswith(("P_", "F_")) and hasattr(kg, o.slot), o.slot
+            for slot in (o.slot if isinstance(o.slot, tuple) else (o.slot,)):
+                assert slot.startswith(("P_", "F_")) and hasattr(kg, slot), slot
             assert o.to_kernel is not None
     cfg = make_config("probability", (16, 30), mines=99, rules="classic", mine_count=True,
                       prior=0.25, budget=1234, threshold=0.2, risk_rules="basic",
@@ -103,7 +105,14 @@ def test_kernel_slots_exist_and_match_the_old_parameters():
     expect[kg.P_AGENT] = agent_id("probability")
     expect[[kg.P_H, kg.P_W, kg.P_SEED]] = [16, 30, -1]  # the seed's uint64 bits
     expect[[kg.P_RISK_RULES, kg.P_MAX_COMPONENT]] = [1, 7]
-    assert p.tolist() == expect.tolist() and f.tolist() == [0.25, 0.2]
+    # no noise: model 0, cut-offs 0, not noise-aware; flag threshold 1
+    assert p.tolist() == expect.tolist() and f.tolist() == [0.25, 0.2, 0.0, 0.0, 1.0]
+    noisy = make_config("probability", 9, mines=10, noise="detector:p_neg=0.25,p_pos=0.5",
+                        flag_threshold=0.75)
+    p, f = kernel_params(noisy)
+    assert [p[kg.P_NOISE], p[kg.P_NOISE_CUT_A], p[kg.P_NOISE_CUT_B], p[kg.P_NOISE_AWARE]] == \
+        [kl.NOISE_DETECTOR, 2 ** 28, 2 ** 29, 1]
+    assert [f[kg.F_NOISE_A], f[kg.F_NOISE_B], f[kg.F_FLAG_THRESHOLD]] == [0.25, 0.5, 0.75]
 
 
 def test_make_config_rejects_unknown_options():

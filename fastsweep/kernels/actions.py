@@ -13,14 +13,16 @@ See ``env.py`` for why one array, the plane, mines-left / safe-left and the fire
 import numpy as np
 from numba import njit
 
-from .env import _ix, flat, ncells, ncells_flat, t_clue
+from .env import _ix, flat, mines_left, ncells, ncells_flat, t_clue, w_hidden
 from .layout import (
-    A_FLAG, A_GUESS, A_REVEAL, C_DET, C_FLAG, C_GUESS, C_P, C_QLEN, C_REV, C_SAFE_DET,
-    C_SENSOR, C_TRACE, C_W2, C_WORDS, C_WRONG_FLAG, DETONATED, F_PLANE, F_TA, F_TCELL,
-    F_TKIND, F_TOUT, F_TREF, F_TWHY, FIRE_SIZE, FLAGGED, K, NB_FIRE_BITS, NB_MASK_SHIFT,
-    NB_ML, NB_NOTREV, NB_OBS, NB_QUEUED, NB_SL, NB_ST_SHIFT, R_CLUE_MINES, R_CLUE_SAFE,
+    A_FLAG, A_GUESS, A_REVEAL, C_DET, C_FLAG, C_GUESS, C_NOISE, C_P, C_QLEN, C_REV,
+    C_SAFE_DET, C_SENSOR, C_TRACE, C_W2, C_WORDS, C_WRONG_FLAG, DETONATED, F_PLANE, F_RH,
+    F_RM, F_SEQ, F_TA, F_TCELL, F_TKIND, F_TOUT, F_TREF, F_TWHY, FIRE_SIZE, FLAGGED, K,
+    NB_BIAS, NB_BLANK, NB_FIELD, NB_FIRE_BITS, NB_MASK_SHIFT, NB_ML, NB_NOTREV, NB_OBS,
+    NB_QUEUED, NB_SL, NB_SL_SHIFT, NB_ST_SHIFT, OUT_BLANK, R_CLUE_MINES, R_CLUE_SAFE,
     REVEALED, SENSOR_TAPE, T_MINE,
 )
+from .sensor import T_BLANK, noisy_word
 
 
 @njit(cache=True)
@@ -117,26 +119,33 @@ def _touch(F, d, delta, fire_base, queue, q):
 
 
 @njit(cache=True)
-def _record(F, cnt, pu, t, kind, why, ref, a):
-    """Trace mode: record this move in row m of the trace (m = moves so far) and return
-    the truth word the environment answers with: ``t``, or under SENSOR_TAPE the answer
-    written in advance in the row's F_TOUT (tests run agents on a zeroed truth plane
-    this way: -1 a mine, -2 a flag, else the clue)."""
+def _tape(F, cnt):
+    """Under SENSOR_TAPE, the truth word the environment answers move m (m = moves so
+    far) with, from the answer written in advance in the trace row's F_TOUT (tests run
+    agents on a zeroed truth plane this way: -1 a mine, -2 a flag, OUT_BLANK nothing
+    shown, else the clue shown)."""
+    m = F[cnt + np.uint64(C_REV)] + F[cnt + np.uint64(C_FLAG)] + F[cnt + np.uint64(C_DET)]
+    v = F[_ix(m, F_TOUT)]
+    if v == OUT_BLANK:
+        return T_BLANK
+    return T_MINE if v < 0 else v * NB_OBS
+
+
+@njit(cache=True)
+def _record(F, cnt, pu, out, kind, why, ref, a):
+    """Trace mode: record this move (outcome ``out``: the value shown, -1 a detonation,
+    -2 a flag, OUT_BLANK nothing shown) in row m of the trace, m = moves so far."""
     m = F[cnt + np.uint64(C_REV)] + F[cnt + np.uint64(C_FLAG)] + F[cnt + np.uint64(C_DET)]
     im = _ix(m, 0)
-    if F[cnt + np.uint64(C_SENSOR)] == SENSOR_TAPE:
-        v = F[im + np.uint64(F_TOUT)]
-        t = T_MINE if v < 0 else v * NB_OBS
     cells = 2 * np.uint64(F[cnt + np.uint64(C_P)])  # word p's cell is at p + 2P
     F[im + np.uint64(F_TKIND)] = kind
     F[im + np.uint64(F_TCELL)] = F[pu + cells]
-    F[im + np.uint64(F_TOUT)] = -2 if kind == A_FLAG else (-1 if t & T_MINE else t_clue(t))
+    F[im + np.uint64(F_TOUT)] = out
     F[im + np.uint64(F_TWHY)] = why
     if why == R_CLUE_MINES or why == R_CLUE_SAFE:  # the rule loop passes a word index
         ref = F[np.uint64(ref) + cells]
     F[im + np.uint64(F_TREF)] = ref
     F[im + np.uint64(F_TA)] = a
-    return t
 
 
 @njit(cache=True, inline="always")
@@ -187,8 +196,10 @@ def _act(F, cnt, w2, p, kind, why, ref, a, q):
     word (the answer), score the move; the knowledge's part: :func:`_know`."""
     pu = np.uint64(p)
     t = F[pu + np.uint64(F[cnt + np.uint64(C_P)])]
-    if F[cnt + np.uint64(C_TRACE)] != 0:
-        t = _record(F, cnt, pu, t, kind, why, ref, a)
+    traced = F[cnt + np.uint64(C_TRACE)] != 0
+    tape = traced and F[cnt + np.uint64(C_SENSOR)] == SENSOR_TAPE
+    if tape:
+        t = _tape(F, cnt)
     inc = 0
     if kind == A_FLAG:
         if (t & T_MINE) == 0:
@@ -201,9 +212,44 @@ def _act(F, cnt, w2, p, kind, why, ref, a, q):
         out = -1
         st = DETONATED
     else:
-        out = t_clue(t)
-        inc = t
         st = REVEALED
+        if F[cnt + np.uint64(C_NOISE)] != 0:
+            t = _noisy_reveal(F, cnt, pu, t, tape)
+        if t == T_BLANK:
+            out = OUT_BLANK
+            inc = _blank_inc(F[pu])
+        else:
+            out = t_clue(t)
+            inc = t
     if kind == A_GUESS:
         F[cnt + np.uint64(C_GUESS)] += 1
+    if traced:
+        _record(F, cnt, pu, out, kind, why, ref, a)
     return out, _know(F, cnt, w2, pu, st, inc, q)
+
+
+@njit(cache=True)
+def _noisy_reveal(F, cnt, pu, t, tape):
+    """A reveal under a noisy sensor: the environment's shown value (truth word ``t``
+    made noisy, unless a tape already holds what was shown), and the agent's record of
+    the reveal (its known-mine and hidden neighbours then, and the reveal's rank)."""
+    w0 = F[pu]
+    cells = 2 * np.uint64(F[cnt + np.uint64(C_P)])
+    c = F[pu + cells]
+    n = ncells_flat(F)
+    if not tape:
+        t = noisy_word(F, cnt, pu, t, w0, c, n)
+    ic = _ix(c, 0)
+    F[ic + np.uint64(F_RM)] = -mines_left(w0)  # before a reveal ML = -known mines
+    F[ic + np.uint64(F_RH)] = w_hidden(w0)
+    F[ic + np.uint64(F_SEQ)] = F[cnt + np.uint64(C_REV)]
+    return t
+
+
+@njit(cache=True, inline="always")
+def _blank_inc(w0):
+    """What a blank reveal adds to hidden word ``w0`` (see :func:`_know`'s REVEALED
+    path): mines-left and safe-left to zero, the blank and queued bits (so it never
+    fires)."""
+    return ((NB_BIAS - (w0 & NB_FIELD)) * NB_ML
+            + (NB_BIAS - ((w0 >> NB_SL_SHIFT) & NB_FIELD)) * NB_SL + NB_BLANK + NB_QUEUED)

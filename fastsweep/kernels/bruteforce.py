@@ -46,7 +46,7 @@ from .actions import act_flat
 from .bits import lowest_bit
 from .env import (
     cell_of, flat, hidden_left, mines_left, mines_left_known, moves, ncells, w_hidden,
-    w_mask, w_mines, w_status, word,
+    w_blank, w_mask, w_mines, w_status, word,
 )
 from .layout import (
     A_FLAG, A_GUESS, A_REVEAL, C_APPROX, C_GPTR, C_KMINES, C_OFF, C_ORDER, C_P, C_PLANEOF,
@@ -67,8 +67,15 @@ G_ORDER = 3  # nothing enumerated: the first hidden cell of the guess order
 
 @njit(cache=True, inline="always")
 def _revealed_nbrs(S, w, c):
-    """Revealed neighbours of hidden cell ``c`` (word ``w``)."""
-    return S[c, F_NNB] - w_hidden(w) - w_mines(w)
+    """Clues next to hidden cell ``c`` (word ``w``): its revealed neighbours, less the
+    blanks of a noisy sensor (revealed, no clue), which are counted apart only when the
+    cell has one (they are rare)."""
+    k = S[c, F_NNB] - w_hidden(w) - w_mines(w)
+    if k > 0:
+        for j in range(S[c, F_NNB]):
+            if w_blank(word(S, S[c, F_NBR + j])):
+                k -= 1
+    return k
 
 
 @njit(cache=True)

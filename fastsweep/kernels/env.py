@@ -39,11 +39,12 @@ import numpy as np
 from numba import njit
 
 from .layout import (
-    C_DET, C_FLAG, C_GAME_END, C_KMINES, C_OFF, C_ORDER, C_P, C_PLANEOF, C_REV, C_W2,
+    C_DET, C_DROPPED, C_FLAG, C_GAME_END, C_KMINES, C_OFF, C_ORDER, C_P, C_PLANEOF, C_REV,
+    C_W2,
     C_WORDS, C_WORDS0, DETONATED, F_NBR, F_NNB, F_PLANE, FIRE_SIZE, FLAGGED, HIDDEN, K,
-    KSHIFT, NB_BIAS, NB_BORDER, NB_BORDER_WORD, NB_CLUE_MASK, NB_CLUE_SHIFT, NB_FIELD,
+    KSHIFT, NB_BIAS, NB_BLANK, NB_BORDER, NB_BORDER_WORD, NB_CLUE_MASK, NB_CLUE_SHIFT, NB_FIELD,
     NB_MASK, NB_MASK_SHIFT, NB_ML, NB_ML_SHIFT, NB_NOTREV, NB_QUEUED, NB_SL, NB_SL_SHIFT,
-    NB_ST, NB_ST_MASK, NB_ST_SHIFT, NB_ZERO, REVEALED, NB_OBS, T_MINE, T_ROUND,
+    NB_ST, NB_ST_MASK, NB_ST_SHIFT, NB_ZERO, NOISE_INTS, REVEALED, NB_OBS, T_MINE, T_ROUND,
 )
 
 _KSHIFT = KSHIFT
@@ -72,7 +73,7 @@ def new_state(h, w):
     words0 = words + 3 * p  # TEMPLATE, after PLANE, TRUTH and CELLOF
     planeof = words0 + p
     order = planeof + n
-    size = order + n + 1  # + 1: the last int holds n
+    size = order + n + NOISE_INTS + 1  # + NOISE, + 1: the last int holds n
     S = np.zeros(((size + K - 1) // K, K), np.int32)
     F = S.reshape(S.size)
     cnt = n * K
@@ -325,6 +326,44 @@ def recount(S, c):
     rev = w_status(w) == REVEALED
     _put(S, j, (w & (NB_ST | (NB_CLUE_MASK << NB_CLUE_SHIFT))) + NB_ZERO + ml * NB_ML
          + (h - ml) * NB_SL + (mask << NB_MASK_SHIFT) + (0 if rev else NB_NOTREV))
+
+
+@njit(cache=True, inline="always")
+def w_blank(w):
+    """Whether word ``w`` is a blank: revealed safe, no usable clue (see layout.py)."""
+    return (w & NB_BLANK) != 0
+
+
+@njit(cache=True, inline="always")
+def w_is_clue(w):
+    """Whether word ``w`` is a revealed cell with a usable clue (not a blank)."""
+    return (w & (NB_ST | NB_BLANK)) == (REVEALED << NB_ST_SHIFT)
+
+
+@njit(cache=True)
+def drop_clue(S, c):
+    """The agent stops using revealed cell ``c``'s clue (its other knowledge contradicts
+    it): the word becomes a blank (the shown value stays in its clue field, for the
+    record) and the drop is counted. Only between rule loops (the work list is empty)."""
+    j = S[c, F_PLANE]
+    w = _get(S, j) & ~(NB_FIELD | (NB_FIELD << NB_SL_SHIFT))
+    _put(S, j, w | NB_ZERO | NB_BLANK | NB_QUEUED)
+    S[ncells(S), C_DROPPED] += 1
+
+
+@njit(cache=True)
+def contradicted(S):
+    """Revealed clues (not blanks) that the agent's knowledge contradicts on their own:
+    more known mines around than the clue shows, or fewer hidden neighbours than the
+    mines it still needs. The single-clue rules never fire on them (so rule-only agents
+    in effect drop them); the results count them with the dropped clues."""
+    k = 0
+    for c in range(ncells(S)):
+        w = word(S, c)
+        if w_status(w) == REVEALED and not w_blank(w) and (mines_left(w) < 0
+                                                           or safe_left(w) < 0):
+            k += 1
+    return k
 
 
 @njit(cache=True)

@@ -16,14 +16,16 @@ import numpy as np
 from numba import njit, objmode
 
 from .board import choose, game_rng, shuffle
+from .sensor import clues_exact, set_noise, set_noise_key
 from .actions import act_flat
 from .env import (
-    _ix, add_mine_flat, cell_of, flat, hidden_left, is_mine, ncells, new_state, reset_state,
-    status, true_clue,
+    _ix, add_mine_flat, cell_of, contradicted, flat, hidden_left, is_mine, ncells, new_state,
+    reset_state, status, true_clue,
 )
 from .env import moves as moves_made
 from .layout import (
-    A_GUESS, C_APPROX, C_DET, C_FLAG, C_GUESS, C_KMINES, C_MINES, C_ORDER, C_P, C_PLANEOF,
+    A_GUESS, C_APPROX, C_DET, C_DROPPED, C_FLAG, C_GUESS, C_KMINES, C_MINES, C_NOISE,
+    C_ORDER, C_P, C_PLANEOF, C_QLEN, C_SOFT,
     C_REV, C_SAFE_DET, C_SENSOR, C_TRACE, C_WORDS, C_WRONG_FLAG, F_NBR, F_NNB, F_PLANE,
     F_TA, F_TCELL, F_TKIND, F_TOUT, F_TREF, F_TWHY, R_FIRST, SENSOR_TAPE,
 )
@@ -47,11 +49,18 @@ P_W = 8  # board width
 P_SEED = 9  # root seed (the uint64's bits)
 P_RISK_RULES = 10  # risk agent: 0 complete deduction, 1 single-clue rules
 P_MAX_COMPONENT = 11  # bruteforce agents: largest component enumerated (cells)
-P_LEN = 12
+P_NOISE = 12  # the sensor's noise model (layout.NOISE_*)
+P_NOISE_CUT_A = 13  # its probabilities as 30-bit cut-offs (see sensor.py)
+P_NOISE_CUT_B = 14
+P_NOISE_AWARE = 15  # 1: inference / probability reason on the posterior under the noise
+P_LEN = 16
 
 F_PRIOR = 0
 F_THRESHOLD = 1  # threshold agent: reveal every cell below this mine probability
-F_LEN = 2
+F_NOISE_A = 2  # the noise model's probabilities (p_neg, p_pos; or p), as the cut-offs
+F_NOISE_B = 3
+F_FLAG_THRESHOLD = 4  # noise-aware agents flag cells whose posterior is at least this
+F_LEN = 5
 
 OUT_FLAGGED = 0
 OUT_DETONATED = 1
@@ -63,7 +72,18 @@ OUT_WRONG_FLAGS = 6
 OUT_SAFE_DETONATIONS = 7
 OUT_APPROX = 8
 OUT_MINES = 9
-OUT_LEN = 10
+OUT_DROPPED = 10  # clues the agent dropped or found contradicted (noisy sensors)
+OUT_LEN = 11
+
+
+@njit(cache=True)
+def local_rules(params):
+    """Whether the single-clue rules are sound for this agent's reading of the clues:
+    not for a noise-aware agent under noise whose clues can be wrong (see
+    ``sensor.clues_exact``)."""
+    return params[P_NOISE_AWARE] == 0 or clues_exact(params[P_NOISE], params[P_NOISE_CUT_A],
+                                                      params[P_NOISE_CUT_B])
+
 
 # what settle() leaves to the caller
 OVER = 0  # the game is over
@@ -148,6 +168,8 @@ def setup_game(S, params, layout, game, scratch):
                     k += 1
                 excluded[i] = 0
         choose(game_rng(seed, game, 1), pool, k, m)
+    set_noise_key(S, game_rng(seed, game, 2))  # a third stream: the sensor's noise
+    S[n, C_SOFT] = 0 if local_rules(params) else 1
     cnt = _ix(n, 0)
     for j in range(m):  # clues by scattering from the mines: M*8 adds, not N*8 loads
         add_mine_flat(F, np.uint64(pool[j]), cnt)
@@ -164,17 +186,21 @@ def open_game(S, first):
 
 
 @njit(cache=True)
-def settle(S, F, classic, mine_count):
-    """The rules' part of a loop step: the single-clue rules to their closure, the end
-    of the game, the mine-count rules. Returns OVER, ACTED (settle again) or AGENT (the
-    agent must move). ``F`` is ``S`` flat.
+def settle(S, F, classic, mine_count, local=True):
+    """The rules' part of a loop step: the single-clue rules to their closure (unless
+    ``local`` is false: an agent that reads clues as noisy, for which they are not sound;
+    the work list is then emptied), the end of the game, the mine-count rules. Returns
+    OVER, ACTED (settle again) or AGENT (the agent must move). ``F`` is ``S`` flat.
 
     (A game loop that runs once per agent move may instead spell these steps out, as
     ``run_basic.run_game`` does: a call of this function costs four reference-count
     calls for its two arrays, which Numba cannot prune around its inner calls.)"""
     if classic and detonated(S):
         return OVER
-    drain_local(F, classic)
+    if local:
+        drain_local(F, classic)
+    else:
+        S[ncells(S), C_QLEN] = 0
     if game_over(S, classic):
         return OVER
     if mine_count and apply_mine_count(S, classic) > 0:  # (the agent's rule)
@@ -211,6 +237,7 @@ def new_batch_state(params, trace):
     S = new_state(h, w)
     if trace:
         S[h * w, C_TRACE] = 1
+    set_noise(S, params[P_NOISE], params[P_NOISE_CUT_A], params[P_NOISE_CUT_B])
     return S, np.zeros(2 * h * w, np.int32)
 
 
@@ -227,6 +254,9 @@ def summarize(S, out, i):
     out[i, OUT_SAFE_DETONATIONS] = S[n, C_SAFE_DET]
     out[i, OUT_APPROX] = S[n, C_APPROX]
     out[i, OUT_MINES] = S[n, C_MINES]
+    # (an agent that reads clues as noisy has no contradicted clue: any count is possible)
+    out[i, OUT_DROPPED] = S[n, C_DROPPED] + (contradicted(S) if S[n, C_NOISE] != 0
+                                             and S[n, C_SOFT] == 0 else 0)
 
 
 @njit(cache=True)

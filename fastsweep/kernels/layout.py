@@ -13,6 +13,7 @@ why one array). Read as a flat run of ints (``env.flat``) it holds, in order::
     TEMPLATE      the knowledge plane of a new game (copied by reset_state)
     PLANEOF       each cell's word index (compact, for the shuffle)
     ORDER         the guess order: word indices of a random permutation of the cells
+    NOISE         the sensor's noise: NOISE_INTS ints (N_*), see ``noise.py``
     (padding; the array's last int holds N)
 
 PLANE, TRUTH, CELLOF and TEMPLATE are P = (H+2)(W+2) ints each and follow one another,
@@ -34,6 +35,10 @@ The knowledge word (``NB_*``; each field a shift and a mask, read with ``w_*``):
                 (-1,-1) (-1,0) (-1,1) (0,-1) (0,1) (1,-1) (1,0) (1,1))
     bits 21-22  status: HIDDEN / REVEALED / FLAGGED / DETONATED
     bits 23-26  the observed clue (0 until the cell is observed)
+    bit 27      blank: revealed safe, but no usable clue (the sensor showed nothing, or
+                the agent dropped a clue its other knowledge contradicts); ML = SL = 0
+                at that moment and queued, so it never fires and its hidden count
+                (ML + SL) is never positive: no code takes it for a constraint
     bit 29      a border word, not a cell
 
 The truth word (``T_*``): the true clue times ``NB_OBS`` (what observing it adds to the
@@ -59,6 +64,12 @@ F_TOUT = 13  # (in tape mode, filled in advance: the answer the environment give
 F_TWHY = 14
 F_TREF = 15
 F_TA = 16
+# the agent's record of a reveal under a noisy sensor (written only then): what it knew
+# around the cell when it was revealed (the optimistic / cautious likelihoods need it)
+# and the reveal's rank (which clue is the newest)
+F_RM = 17  # known-mine neighbours at the reveal
+F_RH = 18  # hidden neighbours at the reveal
+F_SEQ = 19  # cells revealed before it
 
 # ---------------------------------------------------------------- row N: counters
 # knowledge counters (cleared by reset_state)
@@ -76,10 +87,12 @@ C_MINES = 7  # mines on the board
 C_WRONG_FLAG = 8  # flags on safe cells: must stay 0 under exact sensors
 C_SAFE_DET = 9  # detonations on deduced-safe reveals: must stay 0 under exact sensors
 C_SENSOR = 12  # how queries are answered: SENSOR_EXACT or SENSOR_TAPE
+C_DROPPED = 13  # clues the agent dropped (its other knowledge contradicted them)
+C_SOFT = 15  # 1: the agent reads the clues as noisy (likelihoods), not as constraints
 C_GAME_END = 16  # columns below this are per game
 # layout constants (set by new_state, kept by reset_state)
 C_TRACE = 16  # 1: record moves in the F_T* columns
-# (column 17 is free)
+C_NOISE = 17  # the sensor's noise model (NOISE_*; 0: exact clues)
 C_W2 = 18  # plane width, W + 2
 C_P = 19  # plane size P, (H + 2) * (W + 2)
 C_WORDS = 20  # flat index of PLANE
@@ -90,6 +103,22 @@ C_OFF = 24  # .. 31: word offset of the neighbour in each direction
 
 SENSOR_EXACT = 0  # the true clue of the truth plane
 SENSOR_TAPE = 1  # the answers written in advance in the trace's F_TOUT column (tests)
+
+# noise models (C_NOISE) and the NOISE region's ints: two probabilities as 30-bit
+# cut-offs (an event of probability p happens when 30 random bits are below p * 2**30)
+# and the game's 64-bit noise key (two ints), set by the game's set-up
+NOISE_NONE = 0
+NOISE_DETECTOR = 1  # each mined neighbour missed with p_neg, each safe one counted with p_pos
+NOISE_REVEAL = 2  # the clue shown with probability p, else nothing
+NOISE_OPTIMISTIC = 3  # with probability p: uniform on [known mines, true clue]
+NOISE_CAUTIOUS = 4  # with probability p: uniform on [true clue, known mines + hidden]
+N_CUT_A = 0
+N_CUT_B = 1
+N_KEY_LO = 2
+N_KEY_HI = 3
+NOISE_INTS = 4
+NOISE_BITS = 30
+OUT_BLANK = -3  # a reveal's outcome when the sensor showed nothing
 
 # ---------------------------------------------------------------- the knowledge word
 NB_BIAS = 8
@@ -109,6 +138,7 @@ NB_ST = NB_ST_MASK << NB_ST_SHIFT
 NB_CLUE_SHIFT = 23
 NB_CLUE_MASK = 0xF
 NB_CLUE = 1 << NB_CLUE_SHIFT  # field unit
+NB_BLANK = 1 << 27
 NB_BORDER = 1 << 29
 NB_ZERO = NB_BIAS * (NB_ML + NB_SL)  # ML = SL = 0
 # Border words: not revealed, so they never fire. Each one's fields start mid-range and
@@ -151,6 +181,7 @@ R_SUBSET_SAFE = 15  # decided by a subset-reduced equation of value 0 (a = cells
 R_SUBSET_MINE = 16  # ... of value equal to its size (a = cells decided)
 R_THRESHOLD_GUESS = 17  # threshold agent (a = cells revealed at once; 0: none below, the lowest)
 R_RISK_GUESS = 18  # the risk agent's look-ahead (a = 100 x expected cells decided next)
+R_FLAG_LIKELY = 19  # flagged at a posterior of at least flag_threshold (a = 1000 x it)
 
 
 def regions(h, w):
@@ -165,7 +196,8 @@ def regions(h, w):
     at = 0
     for name, size in (("ROWS", n * K), ("COUNTERS", K), ("FIRE", FIRE_SIZE),
                        ("QUEUE", n + 1), ("PLANE", p), ("TRUTH", p), ("CELLOF", p),
-                       ("TEMPLATE", p), ("PLANEOF", n), ("ORDER", n)):
+                       ("TEMPLATE", p), ("PLANEOF", n), ("ORDER", n),
+                       ("NOISE", NOISE_INTS)):
         out[name] = (at, size)
         at += size
     return out

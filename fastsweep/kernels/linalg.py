@@ -180,7 +180,7 @@ def decide(S, plus, ded):
     i = 0
     for c in range(n):
         w = word(S, c)
-        if w_status(w) != REVEALED or w_hidden(w) == 0:
+        if w_status(w) != REVEALED or w_hidden(w) <= 0:  # (a blank: <= 0)
             continue
         a = ncols
         b = -1

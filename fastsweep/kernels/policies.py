@@ -7,7 +7,7 @@ a new agent is one branch here plus one registry line.
 import numpy as np
 from numba import njit
 
-from .count import ST_OK, analyse, query, total_free
+from .count import METHOD_AUTO, ST_OK, Query, analyse, total_free
 from .incremental import W_PROB, analyse_changed
 from .incremental import new_workspace as _new_workspace
 from .actions import act, act_flat
@@ -16,15 +16,17 @@ from .env import (
 )
 from .layout import (
     A_FLAG, A_GUESS, A_REVEAL, C_APPROX, C_GPTR, C_ORDER, F_AUX,
-    F_NNB, F_PLANE, HIDDEN, R_APPROX_GUESS, R_DEDUCE_MINE, R_DEDUCE_SAFE, R_PROB_GUESS,
+    F_NNB, F_PLANE, HIDDEN, R_APPROX_GUESS, R_DEDUCE_MINE, R_DEDUCE_SAFE, R_FLAG_LIKELY,
+    R_PROB_GUESS,
 )
 
 from .frontier import CB_C, CB_DED, CB_NCLUE, CB_REF, CB_SIZE
 from .game import (
-    F_PRIOR, F_THRESHOLD, P_AGENT, P_BUDGET, P_MINE_COUNT, P_RISK_RULES, P_RULES,
-    RULES_CLASSIC,
+    F_FLAG_THRESHOLD, F_NOISE_A, F_NOISE_B, F_PRIOR, F_THRESHOLD, P_AGENT, P_BUDGET,
+    P_MINE_COUNT, P_NOISE, P_NOISE_AWARE, P_RISK_RULES, P_RULES, RULES_CLASSIC,
 )
 from .local import guess_in_order
+from .noisy import drop_contradicting, soft_rows
 from .risk import risk_guess, threshold_guesses
 
 AGENT_INFERENCE = 1  # complete deduction, else a random guess
@@ -51,9 +53,11 @@ def next_move(S, trp, params, fparams, ws):
     """
     agent = params[P_AGENT]
     guesses_by_prob = agent != AGENT_INFERENCE
-    # (risk: its what-ifs run whole analyses on the knowledge, so it keeps to whole ones)
-    if params[P_BUDGET] < 0 or agent == AGENT_RISK or (params[P_MINE_COUNT] != 0
-                                                         and guesses_by_prob):
+    # (risk: its what-ifs run whole analyses on the knowledge, so it keeps to whole ones;
+    # under noise clues can be dropped and soft, which the incremental cache does not
+    # follow)
+    if params[P_BUDGET] < 0 or agent == AGENT_RISK or params[P_NOISE] != 0 or (
+            params[P_MINE_COUNT] != 0 and guesses_by_prob):
         deduce_or_guess(S, trp, params, fparams, guesses_by_prob)
     else:
         deduce_or_guess_changed(S, trp, params, fparams, ws)
@@ -146,8 +150,22 @@ def deduce_or_guess(S, trp, params, fparams, want_prob):
     """
     n = ncells(S)
     stop_on_detonation = params[P_RULES] == RULES_CLASSIC
-    res, approx, box, nbox, bprob, pu, uded, _, _, _ = analyse(
-        S, query(params[P_MINE_COUNT] != 0, fparams[F_PRIOR], params[P_BUDGET], want_prob))
+    noise = params[P_NOISE]
+    soft = np.zeros((0, 9), np.float64)
+    if noise != 0 and params[P_NOISE_AWARE] != 0:
+        soft = soft_rows(S, noise, fparams[F_NOISE_A], fparams[F_NOISE_B])
+    flag_at = fparams[F_FLAG_THRESHOLD]
+    want_prob = want_prob or flag_at < 1.0
+    q = Query(params[P_MINE_COUNT] != 0, fparams[F_PRIOR], params[P_BUDGET], want_prob,
+              METHOD_AUTO, soft)
+    res, approx, box, nbox, bprob, pu, uded, _, _, _ = analyse(S, q)
+    # noisy clues can contradict one another: drop the newest of a contradiction (and
+    # count it) until a layout agrees, then go on as usual
+    while noise != 0 and res != ST_OK and drop_contradicting(S, soft, params[P_BUDGET]):
+        if soft.shape[0] > 0:
+            soft = soft_rows(S, noise, fparams[F_NOISE_A], fparams[F_NOISE_B])
+            q = Query(q.mine_count, q.prior, q.budget, q.want_prob, q.method, soft)
+        res, approx, box, nbox, bprob, pu, uded, _, _, _ = analyse(S, q)
     if approx > 0:
         S[n, C_APPROX] += 1
     acted = 0
@@ -170,6 +188,10 @@ def deduce_or_guess(S, trp, params, fparams, want_prob):
                     acted += 1
     if acted > 0:
         return
+    if res == ST_OK and flag_at < 1.0 and approx == 0:
+        # a noise-aware probability agent told to flag below certainty
+        if flag_likely(S, bprob, pu, flag_at) > 0:
+            return
     if params[P_AGENT] == AGENT_INFERENCE or res != ST_OK:
         guess_in_order(flat(S))
         return
@@ -179,6 +201,23 @@ def deduce_or_guess(S, trp, params, fparams, want_prob):
             b = S[c, F_AUX]
             pcell[c] = bprob[b] if b >= 0 else pu
     guess(S, trp, params, fparams, pcell, approx)
+
+
+@njit(cache=True)
+def flag_likely(S, bprob, pu, at):
+    """Flag every hidden cell whose mine probability is at least ``at`` (boxes of the
+    last analysis, ``pu`` for the unconstrained cells; ``S[c, F_AUX]`` maps a cell to
+    its box). Returns the flags placed."""
+    done = 0
+    for c in range(ncells(S)):
+        if status(S, c) != HIDDEN:
+            continue
+        b = S[c, F_AUX]
+        p = bprob[b] if b >= 0 else pu
+        if p >= at:
+            act(S, c, A_FLAG, R_FLAG_LIKELY, -1, int(round(1000 * p)))
+            done += 1
+    return done
 
 
 @njit(cache=True)

@@ -26,7 +26,7 @@ from .count import ST_OK, analyse, query
 from .env import (
     cell_of, flat, hidden_left, mines_left, mines_left_known, moves, nb_hidden, nb_mines,
     ncells, status,
-    w_hidden, w_status, word,
+    w_hidden, w_is_clue, w_status, word,
 )
 from .frontier import CB_DED, CB_SIZE
 from .game import game_over
@@ -105,7 +105,7 @@ def decided_basic(S, told, mark, queue):
                 dmines += v == 2
                 for j in range(S[d, F_NNB]):  # the clues next to d may fire now
                     e = S[d, F_NBR + j]
-                    if w_status(word(S, e)) == REVEALED and mark[e] == 0:
+                    if w_is_clue(word(S, e)) and mark[e] == 0:  # (not a blank)
                         mark[e] = 4
                         queue[(head + qn) % n] = e
                         qn += 1

@@ -10,8 +10,8 @@ from numba import njit
 
 from .env import flat
 from .game import (
-    AGENT, OVER, P_MINE_COUNT, P_RULES, RULES_CLASSIC, blindfold, clock, new_batch_state,
-    open_game, read_trace, record, settle, setup_game, summarize,
+    AGENT, OVER, P_MINE_COUNT, P_RULES, RULES_CLASSIC, blindfold, clock, local_rules,
+    new_batch_state, open_game, read_trace, record, settle, setup_game, summarize,
 )
 from .policies import new_workspace, next_move
 
@@ -22,10 +22,11 @@ def run_game(S, trp, params, fparams, first, ws):
     the probability of each traced guess (or is empty)."""
     classic = params[P_RULES] == RULES_CLASSIC
     mine_count = params[P_MINE_COUNT] != 0
+    local = local_rules(params)
     F = flat(S)
     open_game(S, first)
     while True:
-        step = settle(S, F, classic, mine_count)
+        step = settle(S, F, classic, mine_count, local)
         if step == OVER:
             break
         if step == AGENT:

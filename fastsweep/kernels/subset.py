@@ -161,7 +161,7 @@ def decide(S, ded):
     cand = np.empty(64, np.int64)
     for c in range(n):
         w = word(S, c)
-        if w_status(w) != REVEALED or w_hidden(w) == 0:
+        if w_status(w) != REVEALED or w_hidden(w) <= 0:  # (a blank: <= 0)
             continue
         k = 0
         for t in range(S[c, F_NNB]):  # the neighbour list is in increasing cell order

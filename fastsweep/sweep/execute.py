@@ -65,7 +65,9 @@ def run_task(task, seed, per_game=False):
             raise SweepWorkerError(
                 f"configuration {_describe(cfg)}, chunk {k} (games {first}..{first + games - 1}, "
                 f"seed {seed}) failed: {type(e).__name__}: {e}") from e
-        x = out[:, kg.OUT_FLAGGED] if cfg.mines > 0 else np.ones(games, np.int64)
+        # mines found: flags on safe cells (only under noise) do not count
+        x = (out[:, kg.OUT_FLAGGED] - out[:, kg.OUT_WRONG_FLAGS] if cfg.mines > 0
+             else np.ones(games, np.int64))
         rec["xs"][label] = x.tolist()
         rec["m"][label] = {
             "n": games, "x1": int(x.sum()), "x2": int((x * x).sum()),
@@ -73,7 +75,8 @@ def run_task(task, seed, per_game=False):
             "guess": int(out[:, kg.OUT_GUESSES].sum()), "moves": int(out[:, kg.OUT_MOVES].sum()),
             "approx": int(out[:, kg.OUT_APPROX].sum()),
             "wrong": int(out[:, kg.OUT_WRONG_FLAGS].sum()),
-            "sdet": int(out[:, kg.OUT_SAFE_DETONATIONS].sum()), "sec": float(secs.sum())}
+            "sdet": int(out[:, kg.OUT_SAFE_DETONATIONS].sum()),
+            "drop": int(out[:, kg.OUT_DROPPED].sum()), "sec": float(secs.sum())}
         if per_game and not replay:
             frames.append(frame(cfg, seed, first, out, secs))
     return rec, (pd.concat(frames, ignore_index=True) if frames else None)

@@ -25,7 +25,8 @@ RECORD_FORMAT = 3  # format 3: records carry "id" (format 2: keys, no digest; 1:
 FIXED = ("seed", "first_click", "first_cell", "prior", "budget")
 # options added later fix the games too; they enter the digest only when not at their
 # default, so records written before they existed keep their digests
-FIXED_LATER = {"threshold": 0.125, "risk_rules": "complete", "max_component": 20}
+FIXED_LATER = {"threshold": 0.125, "risk_rules": "complete", "max_component": 20,
+               "noise": "none", "noise_aware": None, "flag_threshold": 1.0}
 
 
 def record_id(params, rec) -> str:

@@ -18,7 +18,8 @@ from .integrity import check_records
 from .store import read_params, read_records
 
 TIMING_COLUMNS = ("us_per_game",)  # wall-clock derived: the only non-reproducible columns
-_STATS = ("n", "x1", "x2", "wins", "det", "guess", "moves", "approx", "wrong", "sdet")
+_STATS = ("n", "x1", "x2", "wins", "det", "guess", "moves", "approx", "wrong", "sdet",
+          "drop")
 
 
 @dataclass
@@ -59,7 +60,7 @@ def summarize(plan) -> SweepResult:
             for k in range(ks):
                 m = plan.recs[b][k]["m"][lab]
                 for s in _STATS:
-                    t[s] += m[s]
+                    t[s] += m.get(s, 0)  # ("drop": records written before it were 0)
                 sec += m["sec"]
             n = t["n"]
             mean, sd = stats.moments(n, t["x1"], t["x2"], scale)
@@ -71,7 +72,8 @@ def summarize(plan) -> SweepResult:
                 ci_low=mean - h, ci_high=mean + h, ci_half=h, win_rate=t["wins"] / n,
                 win_low=wl, win_high=wh, mean_guesses=t["guess"] / n,
                 mean_detonations=t["det"] / n, mean_moves=t["moves"] / n,
-                mean_wrong_flags=t["wrong"] / n, approx_steps=t["approx"],
+                mean_wrong_flags=t["wrong"] / n, mean_safe_detonations=t["sdet"] / n,
+                mean_clues_dropped=t["drop"] / n, approx_steps=t["approx"],
                 hit_cap=plan.p["ci"] is not None and not (
                     n >= plan.p["min_games"] and h <= plan.p["ci"]),
                 us_per_game=sec / n * 1e6))
