@@ -7,6 +7,7 @@ cells already there. Cells run on a process pool, the longest first.
 """
 from __future__ import annotations
 
+import argparse
 import csv
 import os
 import time
@@ -123,3 +124,32 @@ def run_study(name, cells, games, workers, out, seed, slow=None):
     return path
 
 
+
+
+def study_main(argv, doc, studies, kind, games, seed, slow, draw_all):
+    """The command line of a study script (``kind``: its results folder's name, e.g.
+    "reports"): --only, --games, --workers, --out, --quick; runs the studies asked for,
+    then draws their figures with ``draw_all(out, names)``."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--only", default=",".join(studies),
+                    help=f"comma list of studies: {', '.join(studies)}")
+    ap.add_argument("--games", type=int, default=games)
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--out", default=None, help=f"folder (default results/{kind}, "
+                    f"with --quick out/{kind}-quick)")
+    ap.add_argument("--quick", action="store_true", help="20 games a cell (a smoke run)")
+    a = ap.parse_args(argv)
+    if a.quick:
+        a.games = 20
+    a.out = a.out or (f"out/{kind}-quick" if a.quick else f"results/{kind}")
+    names = a.only.split(",")
+    bad = [n for n in names if n not in studies]
+    if bad:
+        ap.error(f"--only: unknown studies {bad}; known: {', '.join(studies)}")
+    os.makedirs(a.out, exist_ok=True)
+    for name in names:
+        t0 = time.time()
+        path = run_study(name, studies[name], a.games, a.workers, a.out, seed, slow)
+        print(f"{name}: {path} in {time.time() - t0:.0f} s", flush=True)
+    for f in draw_all(a.out, names):
+        print("wrote", f)

@@ -27,10 +27,8 @@ Usage: python scripts/reports.py [--only rele2019,cs440,patel2020,dhurandhar]
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _bootstrap import ensure_venv  # noqa: E402
@@ -38,7 +36,7 @@ from _bootstrap import ensure_venv  # noqa: E402
 if __name__ == "__main__":
     ensure_venv(__file__)  # re-runs this script inside .venv (made on first use)
 
-from _study import run_study  # noqa: E402
+from _study import study_main  # noqa: E402
 
 SEED = 2019
 D = [0.1, 0.2, 0.3, 0.5]
@@ -71,31 +69,9 @@ SLOW = {"risk": 200, ("rele2019", "basic", 50): 200, ("rele2019", "linalg", 50):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", default=",".join(STUDIES),
-                    help=f"comma list of studies: {', '.join(STUDIES)}")
-    ap.add_argument("--games", type=int, default=2000)
-    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--out", default=None, help="folder (default results/reports, "
-                    "with --quick out/reports-quick)")
-    ap.add_argument("--quick", action="store_true", help="20 games a cell (a smoke run)")
-    a = ap.parse_args(argv)
-    if a.quick:
-        a.games = 20
-    a.out = a.out or ("out/reports-quick" if a.quick else "results/reports")
-    names = a.only.split(",")
-    bad = [n for n in names if n not in STUDIES]
-    if bad:
-        ap.error(f"--only: unknown studies {bad}; known: {', '.join(STUDIES)}")
-    os.makedirs(a.out, exist_ok=True)
-    for name in names:
-        t0 = time.time()
-        path = run_study(name, STUDIES[name], a.games, a.workers, a.out, SEED, SLOW)
-        print(f"{name}: {path} in {time.time() - t0:.0f} s", flush=True)
     from reports_figures import draw_all
 
-    for f in draw_all(a.out, names):
-        print("wrote", f)
+    study_main(argv, __doc__, STUDIES, "reports", 2000, SEED, SLOW, draw_all)
 
 
 if __name__ == "__main__":
