@@ -147,7 +147,7 @@ def _outcome(x, true, noisy):
     if x == -2:
         return "flagged"
     if x == kl.OUT_BLANK:
-        return "no clue shown"
+        return "no clue"  # (fits the outcome column)
     return f"clue {x}" + (f" (true {true})" if noisy and x != true else "")
 
 

@@ -53,8 +53,10 @@ def _finish(fig, axes, title, notes, bands):
             seen.setdefault(lab, h)
     fig.legend(seen.values(), seen.keys(), loc="outside lower center", ncols=3,
                fontsize=ps.STYLE["legend.fontsize"])
-    fig.suptitle("\n".join([title, *notes, ps.band_note(fig, bands)]),
-                 fontsize=ps.STYLE["figure.titlesize"])
+    size = ps.STYLE["figure.titlesize"]
+    lines = [w for t in [title, *notes, ps.band_note(fig, bands)] if t
+             for w in ps._wrap(fig, t, size)]  # (the shared helper that measures widths)
+    fig.suptitle("\n".join(lines), fontsize=size)
 
 
 def fig_bonus(df, width=16):
@@ -70,7 +72,7 @@ def fig_bonus(df, width=16):
             _line(grid[0, j], g, "density", "score", agent, opts, bands)
             _line(grid[1, j], g, "density", "wrong_rate", agent, opts, bands)
         a, b = case.split(":")[1].split(",")
-        grid[0, j].set_title(f"{a.replace('_', ' ')}, {b.replace('_', ' ')}")
+        grid[0, j].set_title(f"{a}, {b}".replace("=", " = "))
         grid[1, j].set_xlabel("mine density")
     grid[0, 0].set_ylabel("mines flagged correctly (%)")
     grid[1, 0].set_ylabel("wrong flags per mine (%)")
@@ -83,7 +85,7 @@ def fig_bonus(df, width=16):
 
 def fig_levels(df):
     dens = sorted(df.density.unique())
-    fig, grid = ps.plt.subplots(len(dens), len(MODELS), figsize=(ps.WIDE, 5.2), sharex=True,
+    fig, grid = ps.plt.subplots(len(dens), len(MODELS), figsize=(ps.WIDE, 5.6), sharex=True,
                                 sharey=True, squeeze=False, layout="constrained")
     bands = []
     df = df.copy()
@@ -98,15 +100,17 @@ def fig_levels(df):
             sub = df[np.isclose(df.density, d) & (df.model == m)]
             for (agent, how), g in sub.groupby(["agent", "how"], sort=False):
                 _line(ax, g, "level", "score", agent, how, bands)
-            ax.set_title(f"{m}, density {d:g}")
+            if i == 0:
+                ax.set_title(m)
             if i == len(dens) - 1:
-                ax.set_xlabel({"detector": "p_neg = p_pos", "reveal": "share of clues not "
-                               "shown", "optimistic": "share of clues lowered",
-                               "cautious": "share of clues raised"}[m])
-        grid[i, 0].set_ylabel("mines flagged correctly (%)")
+                ax.set_xlabel({"detector": "p_neg = p_pos", "reveal": "1 - p",
+                               "optimistic": "p", "cautious": "p"}[m])
+        grid[i, 0].set_ylabel(f"density {d:g}\nmines flagged (%)")
     _finish(fig, list(grid.ravel()), "Score against the noise level, each model",
-            [f"10x10, keep-going, no mine total; {int(df.games.min()):,} games a point"],
-            bands)
+            [f"10x10, keep-going, no mine total; {int(df.games.min()):,} games a point",
+             "x: the share of clues not shown (reveal), perturbed (optimistic: lowered, "
+             "cautious: raised) or the detector's error rates; under reveal both readings "
+             "of the clues are the same agent (their lines coincide)"], bands)
     return fig
 
 

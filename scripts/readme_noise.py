@@ -48,7 +48,8 @@ def noise_bonus():
                 sub = _who(df[(df.width == width) & (df.noise == noise)], agent, how)
                 if not len(sub):
                     continue
-                r = [f"{width}x{width}", noise.replace("detector:", ""), _label(agent, how)]
+                who = agent if noise == "none" else _label(agent, how)
+                r = [f"{width}x{width}", noise.replace("detector:", ""), who]
                 for dens in (0.05, 0.1, 0.15, 0.2, 0.25):
                     x = sub[np.isclose(sub.density, dens, atol=0.005)]
                     r.append(f"{_pm(x.iloc[0])} / {100 * x.iloc[0].wrong_rate:.1f}"

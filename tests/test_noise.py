@@ -164,7 +164,7 @@ def test_shown_values_follow_their_model(noise):
         use = exp >= 5
         if use.sum() < 2:
             continue
-        stat += (((obs - exp) ** 2 / exp)[use]).sum()
+        stat += ((obs - exp)[use] ** 2 / exp[use]).sum()
         df += int(use.sum()) - 1
         perturbed += n
     assert df >= 5 and perturbed > 3000
@@ -187,7 +187,7 @@ def test_the_frequency_test_can_fail():
         exp = obs.sum() * pmf
         use = exp >= 5
         if use.sum() >= 2:
-            stat += (((obs - exp) ** 2 / exp)[use]).sum()
+            stat += ((obs - exp)[use] ** 2 / exp[use]).sum()
             df += int(use.sum()) - 1
     assert stat > df + 6 * math.sqrt(2 * df) + 10
 
@@ -251,8 +251,8 @@ def _soft_view(rng, noise, h, w):
     return view.reshape(h, w), L, int(mine.sum())
 
 
-@pytest.mark.parametrize("noise", ["detector:p_neg=0.2,p_pos=0.1", "optimistic:p=0.7",
-                                   "cautious:p=0.7", "cautious"])
+@pytest.mark.parametrize("noise", ["detector:p_neg=0.2,p_pos=0.1", "reveal:p=0.6",
+                                   "optimistic:p=0.7", "cautious:p=0.7", "cautious"])
 def test_posterior_equals_brute_force(noise):
     rng = np.random.default_rng(14)
     checked = 0
@@ -461,3 +461,30 @@ def test_cli_noise_flags(capsys):
     code, out, err = main("play", "--agent", "probability", "--size", "6", "--mines", "5",
                           "--noise", "reveal:p=0.3", "--quiet")
     assert code == 0 and "clues dropped" in out
+
+
+def test_sweeps_under_noise(tmp_path):
+    """A sweep under noise: its summary has the noise counters (the same games as run's),
+    the same numbers on 1 or 2 workers, and a folder refuses to continue under other
+    noise."""
+    noise = "detector:p_neg=0.1,p_pos=0.1"
+    kw = dict(densities=[0.15], mine_count=[False], games=40, noise=noise, quiet=True)
+    one = fastsweep.sweep(["basic", "probability"], 8, workers=1, **kw).summary
+    two = fastsweep.sweep(["basic", "probability"], 8, workers=2, **kw).summary
+    cols = ["agent", "mean_score", "mean_wrong_flags", "mean_safe_detonations",
+            "mean_clues_dropped"]
+    pd_equal = one[cols].reset_index(drop=True).equals(two[cols].reset_index(drop=True))
+    assert pd_equal
+    for agent in ("basic", "probability"):
+        df = fastsweep.run(agent, 8, density=0.15, games=40, noise=noise)
+        row = one[one.agent == agent].iloc[0]
+        assert row.mean_score == pytest.approx(df.score.mean(), abs=1e-12)
+        assert row.mean_clues_dropped == pytest.approx(df.clues_dropped.mean(), abs=1e-12)
+        assert row.mean_wrong_flags == pytest.approx(df.wrong_flags.mean(), abs=1e-12)
+    assert one[one.agent == "basic"].mean_clues_dropped.iloc[0] > 0
+    out = str(tmp_path / "o")
+    fastsweep.sweep(["basic"], 8, densities=[0.15], mine_count=[False], games=20,
+                    workers=1, out=out, noise=noise, quiet=True)
+    with pytest.raises(ValueError, match="different parameters"):
+        fastsweep.sweep(["basic"], 8, densities=[0.15], mine_count=[False], games=20,
+                        workers=1, out=out, noise="reveal:p=0.5", quiet=True)
