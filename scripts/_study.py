@@ -153,3 +153,14 @@ def study_main(argv, doc, studies, kind, games, seed, slow, draw_all):
         print(f"{name}: {path} in {time.time() - t0:.0f} s", flush=True)
     for f in draw_all(a.out, names):
         print("wrote", f)
+
+
+def figures_main(argv, doc, default_out, names, draw_all):
+    """The command line of a figure script: --out (the study's folder) and --only (its
+    figures, among ``names``); draws them with ``draw_all(out, names)``."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--out", default=default_out)
+    ap.add_argument("--only", default=",".join(names))
+    a = ap.parse_args(argv)
+    for f in draw_all(a.out, a.only.split(",")):
+        print("wrote", f)

@@ -9,7 +9,6 @@ Usage: python scripts/noise_figures.py [--out results/noise] [--only bonus,level
 """
 from __future__ import annotations
 
-import argparse
 import os
 
 import numpy as np
@@ -134,12 +133,9 @@ def draw_all(out, names=tuple(FIGURES)):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default="results/noise")
-    ap.add_argument("--only", default=",".join(FIGURES))
-    a = ap.parse_args(argv)
-    for f in draw_all(a.out, a.only.split(",")):
-        print("wrote", f)
+    from _study import figures_main
+
+    figures_main(argv, __doc__, "results/noise", FIGURES, draw_all)
 
 
 if __name__ == "__main__":

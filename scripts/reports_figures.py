@@ -10,7 +10,6 @@ Usage: python scripts/reports_figures.py [--out results/reports] [--only NAMES]
 """
 from __future__ import annotations
 
-import argparse
 import os
 
 import numpy as np
@@ -179,12 +178,9 @@ def draw_all(out, names=tuple(FIGURES)):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default="results/reports")
-    ap.add_argument("--only", default=",".join(FIGURES))
-    a = ap.parse_args(argv)
-    for f in draw_all(a.out, a.only.split(",")):
-        print("wrote", f)
+    from _study import figures_main
+
+    figures_main(argv, __doc__, "results/reports", FIGURES, draw_all)
 
 
 if __name__ == "__main__":
