@@ -187,4 +187,6 @@ def agent_id(name: str) -> int:
 
 def kernels_for(name: str):
     """The kernel module that plays agent ``name`` (imported on first use)."""
-    return importlib.import_module(f"fastsweep.kernels.run_{AGENTS[name].family}")
+    # (relative to this package: scripts/bench_ab.py loads an old revision under another
+    # name, which must play its own kernels)
+    return importlib.import_module(f"{__package__}.kernels.run_{AGENTS[name].family}")

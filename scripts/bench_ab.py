@@ -42,6 +42,15 @@ def load_revision(rev: str, dest: str, name: str = "fastsweep_ab"):
     with tarfile.open(fileobj=io.BytesIO(tar)) as t:
         t.extractall(dest, filter="data")
     os.rename(os.path.join(dest, "fastsweep"), os.path.join(dest, name))
+    # Revisions before 2026-11-23 import their kernel families by the absolute name
+    # "fastsweep.kernels.run_*", which under another package name would load the new
+    # kernels (with the old parameter arrays): point them at their own.
+    agents = os.path.join(dest, name, "agents.py")
+    with open(agents) as f:
+        text = f.read()
+    with open(agents, "w") as f:
+        f.write(text.replace('import_module(f"fastsweep.kernels.',
+                             f'import_module(f"{name}.kernels.'))
     sys.path.insert(0, dest)
     return (importlib.import_module(name + ".config"),
             importlib.import_module(name + ".runner"))

@@ -21,7 +21,7 @@ Keep-going rules, random opening cell, no mine total; game i of a board has the 
 board and the same noise for every agent (common random numbers).
 
 The committed results are the defaults (300 games a cell: the noise-aware agents take
-about 0.04 s a 10x10 game and 0.2 s a 16x16 game).
+0.006-0.04 s a 10x10 game and 0.09-0.21 s a 16x16 game).
 
 Usage: python scripts/noise_study.py [--only bonus,levels,report000] [--games 300]
                                      [--workers 2] [--out results/noise] [--quick]
