@@ -313,7 +313,7 @@ def test_sigint_at_random_points_loses_nothing(tmp_path):
         while p.poll() is None and time.time() - t0 < 60 and not (
                 os.path.exists(records) and os.path.getsize(records) > 0):
             time.sleep(0.05)
-        time.sleep(float(rng.uniform(0.0, 2.0)))
+        time.sleep(float(rng.uniform(0.0, 0.5)))  # (the rest takes a few seconds)
         p.send_signal(signal.SIGINT)
         _, err = p.communicate(timeout=60)
         assert "Traceback" not in err or "KeyboardInterrupt" in err, err
@@ -322,5 +322,6 @@ def test_sigint_at_random_points_loses_nothing(tmp_path):
                             quiet=True, out=out)
         assert r.summary[cols].equals(want[cols]), trial
         assert not os.path.exists(os.path.join(str(tmp_path), f".s{trial}.lock"))
-        cut.append(r.reused_chunks > 0 and r.played_chunks > 0)
-    assert any(cut)  # some interrupt landed mid-sweep (not before the first or after the last chunk)
+        cut.append((r.reused_chunks, r.played_chunks))
+    # some interrupt landed mid-sweep (not before the first or after the last chunk)
+    assert any(reused > 0 and played > 0 for reused, played in cut), cut

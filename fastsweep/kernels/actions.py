@@ -41,7 +41,7 @@ def act_flat(F, p, kind, why, ref, a):
     """:func:`act` on :func:`flat` state and the word at flat index ``p``."""
     cnt = _ix(ncells_flat(F), 0)
     out, q = _act(F, cnt, F[cnt + np.uint64(C_W2)], p, kind, why, ref, a,
-                  F[cnt + np.uint64(C_QLEN)])
+                  F[cnt + np.uint64(C_QLEN)], observed(F, cnt))
     F[cnt + np.uint64(C_QLEN)] = q
     return out
 
@@ -189,17 +189,27 @@ def _know(F, cnt, w2, pu, st, inc, q):
 
 
 @njit(cache=True, inline="always")
-def _act(F, cnt, w2, p, kind, why, ref, a, q):
+def observed(F, cnt):
+    """Whether moves need the rare parts of :func:`_act` (a trace, a tape, a noisy
+    sensor); ``cnt``: row N's flat index."""
+    return (F[cnt + np.uint64(C_TRACE)] | F[cnt + np.uint64(C_NOISE)]) != 0
+
+
+@njit(cache=True, inline="always")
+def _act(F, cnt, w2, p, kind, why, ref, a, q, full):
     """The move (see :func:`act`) on word ``p``, with row N at flat index ``cnt``, plane
     width ``w2`` and work-list length ``q`` held by the caller (in a register, in the
     rule loop). Returns (outcome, new length). The environment's part: read the truth
-    word (the answer), score the move; the knowledge's part: :func:`_know`."""
+    word (the answer), score the move; the knowledge's part: :func:`_know`.
+
+    ``full`` (:func:`observed`): the move may be traced, answered from a tape or by a
+    noisy sensor. The rule loop passes it as a constant in one of two copies of itself,
+    so that its hot copy has no call in it: a call to the rare parts, even one never
+    taken, made the basic agent's games 25% slower (``scripts/bench_ab.py``)."""
     pu = np.uint64(p)
     t = F[pu + np.uint64(F[cnt + np.uint64(C_P)])]
-    traced = F[cnt + np.uint64(C_TRACE)] != 0
-    tape = traced and F[cnt + np.uint64(C_SENSOR)] == SENSOR_TAPE
-    if tape:
-        t = _tape(F, cnt)
+    if full:
+        t = _observed(F, cnt, pu, t, kind, why, ref, a)  # a tape, a noisy sensor, a trace
     inc = 0
     if kind == A_FLAG:
         if (t & T_MINE) == 0:
@@ -213,9 +223,7 @@ def _act(F, cnt, w2, p, kind, why, ref, a, q):
         st = DETONATED
     else:
         st = REVEALED
-        if F[cnt + np.uint64(C_NOISE)] != 0:
-            t = _noisy_reveal(F, cnt, pu, t, tape)
-        if t == T_BLANK:
+        if full and t == T_BLANK:  # the sensor showed nothing
             out = OUT_BLANK
             inc = _blank_inc(F[pu])
         else:
@@ -223,9 +231,25 @@ def _act(F, cnt, w2, p, kind, why, ref, a, q):
             inc = t
     if kind == A_GUESS:
         F[cnt + np.uint64(C_GUESS)] += 1
-    if traced:
-        _record(F, cnt, pu, out, kind, why, ref, a)
     return out, _know(F, cnt, w2, pu, st, inc, q)
+
+
+@njit(cache=True)
+def _observed(F, cnt, pu, t, kind, why, ref, a):
+    """The rare parts of a move, out of line: the answer from a tape, a noisy sensor's
+    value, the trace's record. Returns the truth word the move is scored on (T_BLANK: a
+    reveal that showed nothing)."""
+    traced = F[cnt + np.uint64(C_TRACE)] != 0
+    tape = traced and F[cnt + np.uint64(C_SENSOR)] == SENSOR_TAPE
+    if tape:
+        t = _tape(F, cnt)
+    if kind != A_FLAG and (t & T_MINE) == 0 and F[cnt + np.uint64(C_NOISE)] != 0:
+        t = _noisy_reveal(F, cnt, pu, t, tape)
+    if traced:
+        out = -2 if kind == A_FLAG else (-1 if t & T_MINE else (
+            OUT_BLANK if t == T_BLANK else t_clue(t)))
+        _record(F, cnt, pu, out, kind, why, ref, a)
+    return t
 
 
 @njit(cache=True)

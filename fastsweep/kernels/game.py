@@ -76,7 +76,7 @@ OUT_DROPPED = 10  # clues the agent dropped or found contradicted (noisy sensors
 OUT_LEN = 11
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def local_rules(params):
     """Whether the single-clue rules are sound for this agent's reading of the clues:
     not for a noise-aware agent under noise whose clues can be wrong (see

@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from .bits import lowest_bit
-from .actions import _act, act_flat
+from .actions import _act, act_flat, observed
 from .env import (
     _ix, flat, hidden_left, mines_left, mines_left_known, ncells, ncells_flat, safe_left,
     status, w_status,
@@ -40,8 +40,19 @@ def drain_local(F, stop_on_detonation):
     because its rule now acts on all of its hidden neighbours, after which it has none
     (clearing the bit would let each of those actions push it back, only to be popped
     with nothing left to do). So each cell is on the list at most once in a game.
+
+    Two copies of the loop (see ``actions._act``): the one for games that are traced or
+    have a noisy sensor, and the hot one, with no call in it.
     """
     cnt = _ix(ncells_flat(F), 0)  # row N
+    if observed(F, cnt):
+        return _drain(F, cnt, stop_on_detonation, True)
+    return _drain(F, cnt, stop_on_detonation, False)
+
+
+@njit(cache=True, inline="always")
+def _drain(F, cnt, stop_on_detonation, full):
+    """The rule loop of :func:`drain_local`; ``full`` is a constant in each copy."""
     w2 = F[cnt + np.uint64(C_W2)]
     off = cnt + np.uint64(C_OFF)  # the neighbour offset of each direction
     queue = cnt + np.uint64(K + FIRE_SIZE)
@@ -62,12 +73,12 @@ def drain_local(F, stop_on_detonation):
             while hidden != 0:
                 d = p + np.uint64(F[off + np.uint64(lowest_bit(hidden))])
                 hidden &= hidden - 1
-                out, q = _act(F, cnt, w2, d, A_FLAG, R_CLUE_MINES, np.int64(p), h, q)
+                out, q = _act(F, cnt, w2, d, A_FLAG, R_CLUE_MINES, np.int64(p), h, q, full)
         elif ml == 0:  # (n - k) - s == h with s = n - h - m known-safe neighbours
             while hidden != 0:
                 d = p + np.uint64(F[off + np.uint64(lowest_bit(hidden))])
                 hidden &= hidden - 1
-                out, q = _act(F, cnt, w2, d, A_REVEAL, R_CLUE_SAFE, np.int64(p), h, q)
+                out, q = _act(F, cnt, w2, d, A_REVEAL, R_CLUE_SAFE, np.int64(p), h, q, full)
                 if out == -1 and stop_on_detonation:
                     F[cnt + np.uint64(C_QLEN)] = q
                     return False

@@ -38,7 +38,7 @@ _D_SHOW = 8  # draw indices: 0..7 the neighbours (detector), 8 whether, 9 the va
 _D_VALUE = 9
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def clues_exact(model, a, b):
     """Whether every shown clue is the true one under noise ``model`` with probabilities
     (or cut-offs) ``a``, ``b``: no noise, ``reveal`` (a clue is shown true or not at all),
@@ -68,7 +68,7 @@ def set_noise(S, model, cut_a, cut_b):
     F[b + np.uint64(N_CUT_B)] = cut_b
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def set_noise_key(S, key):
     """Game's noise key (uint64; 62 bits are kept)."""
     n = ncells(S)
