@@ -71,7 +71,7 @@ def fig_bonus(df, width=16):
             _line(grid[0, j], g, "density", "score", agent, opts, bands)
             _line(grid[1, j], g, "density", "wrong_rate", agent, opts, bands)
         a, b = case.split(":")[1].split(",")
-        grid[0, j].set_title(f"{a}, {b}".replace("=", " = "))
+        grid[0, j].set_title(f"{a}, {b}".replace("=", " ").replace(",", ",  "))
         grid[1, j].set_xlabel("mine density")
     grid[0, 0].set_ylabel("mines flagged correctly (%)")
     grid[1, 0].set_ylabel("wrong flags per mine (%)")
