@@ -285,7 +285,10 @@ def test_foreign_params_json_is_refused(tmp_path, content, text):
 
 
 SIGINT_RUN = """
-import sys, fastsweep
+import signal, sys, fastsweep
+# a user's Ctrl-C on a normal process: a test run started in the background (nohup, &)
+# passes SIGINT on ignored, and the sweep would never see it
+signal.signal(signal.SIGINT, signal.default_int_handler)
 fastsweep.sweep(["basic", "inference"], 30, densities=[0.1, 0.2, 0.3], mine_count=[False],
                 games=3000, chunk_games=50, workers=2, quiet=True, out=sys.argv[1])
 """
