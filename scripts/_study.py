@@ -83,8 +83,8 @@ def _done(path):
 def run_study(name, cells, games, workers, out, seed, slow=None):
     """Play every cell of ``cells`` (agent, size, density or ("mines", m), rules,
     mine_count, extra options) not yet in ``out/<name>.csv``, ``games`` games each
-    (fewer for agents in ``slow``: {agent or (study, agent, width): games}); returns the
-    path."""
+    (fewer for agents in ``slow``: {agent, (study, agent, width) or (study, agent, width,
+    "aware") for noise-aware play: games}); returns the path."""
     slow = slow or {}
     path = os.path.join(out, f"{name}.csv")
     done = _done(path)
@@ -97,6 +97,8 @@ def run_study(name, cells, games, workers, out, seed, slow=None):
                 mc) in done:
             continue
         n = min(games, slow.get(agent, games), slow.get((name, agent, cfg.width), games))
+        if cfg.noise_aware:
+            n = min(n, slow.get((name, agent, cfg.width, "aware"), games))
         # (a rough cost for the order: slow agents and noise-aware ones take ~50x longer)
         heavy = agent in slow or (cfg.noise_aware and agent in ("inference", "probability"))
         todo.append((cfg.cells * n * (50 if heavy else 1),
