@@ -6,6 +6,7 @@ trusting the shown clues, dash-dot = noise-aware flagging at posterior 0.9; shad
 CI. No agent here is told the mine total.
 
 Usage: python scripts/noise_figures.py [--out results/noise] [--only bonus,levels]
+(bonus: fig_bonus.png, the assignment's 30x30 board, and fig_bonus16.png)
 """
 from __future__ import annotations
 
@@ -58,7 +59,7 @@ def _finish(fig, axes, title, notes, bands):
     fig.suptitle("\n".join(lines), fontsize=size)
 
 
-def fig_bonus(df, width=16):
+def fig_bonus(df, width=30):
     df = df[df.options.str.contains("detector") & (df.width == width)]
     board = f"{width}x{width}"
     cases = sorted(df.options.str.extract(r"(detector:[^;]*)")[0].unique())
@@ -113,7 +114,10 @@ def fig_levels(df):
     return fig
 
 
-FIGURES = {"bonus": fig_bonus, "levels": fig_levels}
+# figure name: (study, drawing)
+FIGURES = {"bonus": ("bonus", fig_bonus),
+           "bonus16": ("bonus", lambda df: fig_bonus(df, 16)),
+           "levels": ("levels", fig_levels)}
 
 
 def load(out, name):
@@ -122,12 +126,12 @@ def load(out, name):
     return df
 
 
-def draw_all(out, names=tuple(FIGURES)):
+def draw_all(out, names=("bonus", "levels")):
     files = []
-    for name in names:
-        if name not in FIGURES or not os.path.exists(os.path.join(out, f"{name}.csv")):
+    for name, (study, draw) in FIGURES.items():
+        if study not in names or not os.path.exists(os.path.join(out, f"{study}.csv")):
             continue
-        files += ps.save(FIGURES[name](load(out, name)), os.path.join(out, f"fig_{name}"),
+        files += ps.save(draw(load(out, study)), os.path.join(out, f"fig_{name}"),
                          ("png", "pdf"))
     return files
 
@@ -135,7 +139,7 @@ def draw_all(out, names=tuple(FIGURES)):
 def main(argv=None):
     from _study import figures_main
 
-    figures_main(argv, __doc__, "results/noise", FIGURES, draw_all)
+    figures_main(argv, __doc__, "results/noise", ("bonus", "levels"), draw_all)
 
 
 if __name__ == "__main__":

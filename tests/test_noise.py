@@ -270,6 +270,30 @@ def test_posterior_equals_brute_force(noise):
             checked += 1
 
 
+@pytest.mark.parametrize("noise", ["detector:p_neg=0.2,p_pos=0.1", "detector:p_neg=0.3,p_pos=0",
+                                   "detector:p_neg=0,p_pos=0.3", "reveal:p=0.6",
+                                   "optimistic:p=0.7", "cautious:p=0.7"])
+def test_deduction_under_noise_equals_brute_force(noise):
+    # deduction alone leaves out the soft clues that rule no layout out (frontier.
+    # informative): the certain cells must still be exactly brute force's
+    rng = np.random.default_rng(15)
+    checked = certain = 0
+    while checked < 60:
+        view, L, mines = _soft_view(rng, noise, 4, 4)
+        if (view == -1).sum() > 14:
+            continue
+        for m in (None, mines):
+            try:
+                want_safe, want_mine, _ = brute_force_view(view, m, 0.5, likelihood=L)
+            except ValueError:
+                continue
+            safe, mine = fastsweep.deduce(view, m, likelihood=L)
+            assert (safe == want_safe).all() and (mine == want_mine).all(), (view, m)
+            checked += 1
+            certain += int(want_safe.sum() + want_mine.sum())
+    assert certain > 0  # the views decide something (else the check says little)
+
+
 @pytest.mark.parametrize("noise", ["detector:p_neg=0.15,p_pos=0.1", "optimistic:p=0.6",
                                    "cautious:p=0.6"])
 @pytest.mark.parametrize("mine_count", [False, True])

@@ -38,7 +38,9 @@ from .overbudget import sample_approximated, search_approximated
 from .treedec import clue_order
 from .env import hidden_left, mines_left_known, nb_hidden, nb_mines, ncells
 from .env import status as cell_status
-from .frontier import CB_DED, CB_SIZE, CK_COMP, MAX_SLOTS, frontier, is_soft, soften, span
+from .frontier import (
+    CB_DED, CB_SIZE, CK_COMP, MAX_SLOTS, frontier, informative, is_soft, soften, span,
+)
 from .layout import REVEALED
 
 __all__ = ["ST_OK", "ST_CLUES", "ST_TOTAL", "DEFAULT_BUDGET", "MAX_BUDGET", "SAMPLES", "Analysis", "Comps",
@@ -117,10 +119,12 @@ def analyse(S, q):
     meaningful).
     """
     mine_count, prior, budget, want_prob, method, soft = q
-    fr = frontier(S)
     lconst = 0.0
-    if soft.shape[0] > 0:
-        fr = soften(fr, S, soft)
+    if soft.shape[0] == 0:
+        fr = frontier(S)
+    else:
+        # (deduction only: the clues that rule nothing out are left out, see informative)
+        fr = soften(frontier(S), S, soft) if want_prob else informative(S, soft)
         lconst = _settled_soft(S, soft)
         if lconst == -np.inf:
             return ST_CLUES, 0, fr.box, fr.nbox, np.zeros(1), 0.0, 0, np.nan, 0, (0.0, 0.0)
@@ -134,7 +138,9 @@ def analyse(S, q):
             return (a.status, a.approx, fr.box, fr.nbox, a.bprob, a.pu, 0, np.nan, a.undecided,
                     a.est)
     a = analyse_frontier(S, fr, mine_count, prior, budget, none, method)
-    return (a.status, a.approx, fr.box, fr.nbox, a.bprob, a.pu, a.uded, a.logw + lconst,
+    # (a soft deduction-only count left clues out: its weight is not the position's)
+    logw = a.logw + lconst if want_prob or soft.shape[0] == 0 else np.nan
+    return (a.status, a.approx, fr.box, fr.nbox, a.bprob, a.pu, a.uded, logw,
             a.undecided, a.est)
 
 

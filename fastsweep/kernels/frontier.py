@@ -340,6 +340,37 @@ def soften(fr, S, soft):
 
 
 @njit(cache=True)
+def informative(S, soft):
+    """The soft frontier of the clues that can rule a layout out (``soft`` as in
+    :func:`soften`): for deduction, which layouts are possible and not how likely, a soft
+    clue whose likelihood is positive for every count its hidden neighbours can hold
+    rules nothing out, so it is left out and its hidden neighbours count as cells next
+    to no clue. Under two-sided detector noise that is every clue: the deduction-only
+    analysis then has nothing to count, where the full one counts the whole frontier."""
+    n = ncells(S)
+    clues = np.empty(n, np.int32)
+    k = 0
+    for c in range(n):
+        S[c, F_AUX] = -1
+    for c in range(n):
+        w = word(S, c)
+        if w_status(w) != REVEALED or w_hidden(w) <= 0:
+            continue
+        if soft[c, 0] == soft[c, 0]:
+            km = nb_mines(S, c)
+            vacuous = True
+            for r in range(w_hidden(w) + 1):
+                if not soft[c, km + r] > 0.0:
+                    vacuous = False
+                    break
+            if vacuous:
+                continue
+        clues[k] = c
+        k += 1
+    return soften(frontier_of(S, clues, k), S, soft)
+
+
+@njit(cache=True)
 def clue_bounds(fr, k):
     """(fewest, most) mines among constraint k's hidden neighbours that its clue allows:
     its value for a hard clue; the support of its likelihood for a soft one."""
