@@ -22,8 +22,9 @@ Keep-going rules, random opening cell, no mine total; game i of a board has the 
 board and the same noise for every agent (common random numbers).
 
 The committed results are the defaults (300 games a cell, 200 for noise-aware
-probability on 30x30: the noise-aware agents take 0.006-0.04 s a 10x10 game, 0.1-0.2 s a
-16x16 game and 0.5-1.2 s a 30x30 game).
+probability on 30x30 and noise-aware inference: the noise-aware agents take 0.006-0.04 s
+a 10x10 game, 0.1-0.2 s (probability) to 0.6-1.6 s (inference) a 16x16 game and 0.5-1.2 s
+a 30x30 game (probability)).
 
 Usage: python scripts/noise_study.py [--only bonus,levels,report000] [--games 300]
                                      [--workers 2] [--out results/noise] [--quick]
@@ -75,7 +76,8 @@ STUDIES = {
     # noise-aware probability counts every clue as soft with no incremental cache:
     # 0.1-0.2 s a 16x16 game, 0.5-1.2 s a 30x30 one (200 games a 30x30 cell, SLOW);
     # noise-aware inference guesses at random, so its frontier spreads over the whole
-    # board: 0.1-0.2 s a 16x16 game but 1-5 s and more a 30x30 one: 16x16 only
+    # board: 0.6-1.6 s a 16x16 game (200 games a cell) and 1-5 s and more a 30x30 one:
+    # 16x16 only
     "bonus": _cells(BONUS, [30], BONUS_DENSITIES, TRUSTING + [PLAYERS[4], PLAYERS[5]])
     + _cells(BONUS, [16], BONUS_DENSITIES, PLAYERS)
     + _cells(["none"], [30, 16], BONUS_DENSITIES, [PLAYERS[0], PLAYERS[4]]),  # no noise
@@ -85,7 +87,7 @@ STUDIES = {
     "report000": _cells(["none", "reveal:p=0.98", "reveal:p=0.02", "optimistic",
                          "cautious"], [10], [0.2], PLAYERS[:1]),
 }
-SLOW = {("bonus", "probability", 30, "aware"): 200}
+SLOW = {("bonus", "probability", 30, "aware"): 200, ("bonus", "inference", 16, "aware"): 200}
 
 
 def main(argv=None):
