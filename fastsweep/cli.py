@@ -187,6 +187,8 @@ def build_parser():
         pass
     else:
         add_parsers(sub)
+    from .advise_cli import add_parsers as add_advise
+    add_advise(sub)  # fastsweep advise: the advisor (position or interactive game)
     return p
 
 
