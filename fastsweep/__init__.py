@@ -11,7 +11,7 @@ from .advisor import Advice, advise
 from .agents import AGENTS
 from .inference import deduce, mine_probabilities, outcome_probabilities
 from .manual import ManualGame
-from .position import parse_position
+from .position_text import parse_position
 from .runner import run
 from .sweep import load, sweep  # sweep: the function; the module stays importable
 from .trace import play

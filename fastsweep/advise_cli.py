@@ -60,7 +60,7 @@ def read_position(a):
     import numpy as np
 
     from .config import parse_size
-    from .position import parse_position
+    from .position_text import parse_position
 
     if (a.position is None) == (a.size is None):
         raise ValueError("position: give a POSITION file (- for standard input) or --size HxW "
@@ -84,7 +84,7 @@ def read_position(a):
 
 def cmd_advise(a):
     from .manual import ManualGame
-    from .position import check_position
+    from .position_text import check_position
 
     view = read_position(a)
     if a.png is not None:

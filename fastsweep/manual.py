@@ -29,7 +29,7 @@ from .kernels import layout as kl
 from .kernels.local import guess_in_order
 from .kernels.policies import new_workspace, next_move
 from .options import kernel_params, make_config
-from .position import check_position
+from .position_text import check_position
 
 PLACEHOLDER = -1  # the tape's answer to a move not answered yet: a mine (see the notes)
 FAMILIES = ("basic", "exact", "reports")  # the families whose move the replay knows how to call

@@ -23,7 +23,7 @@ import pytest
 import naive
 import fastsweep
 from fastsweep import AGENTS, ManualGame, advise, parse_position
-from fastsweep import advise_cli, advise_plot, advisor, manual, position
+from fastsweep import advise_cli, advise_plot, advisor, manual, position_text
 from fastsweep.agents import reason_text
 from fastsweep.cli import main
 from fastsweep.kernels import layout as kl
@@ -371,11 +371,11 @@ def _feeder(answers):
 
 # ---------------------------------------------------------------- docs and examples
 
-@pytest.mark.parametrize("module", [advisor, manual, position, advise_cli, advise_plot])
+@pytest.mark.parametrize("module", [advisor, manual, position_text, advise_cli, advise_plot])
 def test_docstring_examples(module):
     r = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert r.failed == 0
-    if module in (advisor, manual, position):
+    if module in (advisor, manual, position_text):
         assert r.attempted > 0
 
 
