@@ -118,17 +118,23 @@ def _legend(trace, probabilities, mines_shown):
 
 def _bar_label(trace):
     cfg = trace.config
-    given = ("mine total known" if cfg.mine_count
+    given = ("the mine total known" if cfg.mine_count
              else f"no mine total: prior {cfg.prior:g} a cell")
-    return f"hidden cell's fill: its exact mine probability from the agent's view ({given})"
+    return (f"hidden cell's fill: its exact mine probability from what the agent has seen "
+            f"({given})")
 
 
-def _geometry(h, w, width, lines, legend_rows, bar):
-    """Inches of each band, top to bottom: caption, column numbers, board, legend, bar."""
+BAR_TICKS, BAR_HEIGHT, SMALL_LINE = 0.22, 0.1, STYLE["legend.fontsize"] * 1.3 / 72
+
+
+def _geometry(h, w, width, lines, legend_rows, bar_lines):
+    """Inches of each band, top to bottom: caption, column numbers, board, legend, the
+    colour bar with its label (``bar_lines`` lines; none without probabilities)."""
     left, right = 0.32, 0.12
     cell = (width - left - right) / w
     bands = dict(caption=lines * LINE + 0.1, cols=0.2, board=cell * h, gap=0.06,
-                 legend=legend_rows * 0.16 + 0.1, bar=0.5 if bar else 0.0)
+                 legend=legend_rows * 0.16 + 0.1,
+                 bar=BAR_TICKS + BAR_HEIGHT + 0.04 + bar_lines * SMALL_LINE if bar_lines else 0)
     return left, cell, bands, sum(bands.values())
 
 
@@ -143,10 +149,10 @@ def _frame_layout(trace, ks, probabilities, show_mines, width):
     shown = [_mines_shown(trace, k, show_mines) for k in ks]
     handles = _legend(trace, probabilities, any(shown))
     ncol = next(n for n in (3, 2, 1) if n == 1 or _legend_width(fig, handles, n) < 0.98 * width)
-    geo = _geometry(h, w, width, max(map(len, captions)), -(-len(handles) // ncol),
-                    probabilities)
+    bar = _wrap(fig, _bar_label(trace), STYLE["legend.fontsize"]) if probabilities else []
+    geo = _geometry(h, w, width, max(map(len, captions)), -(-len(handles) // ncol), len(bar))
     fig.set_figheight(geo[3])
-    return fig, geo + (ncol,), captions, shown
+    return fig, geo + (ncol, bar), captions, shown
 
 
 def _legend_width(fig, handles, ncol):
@@ -163,31 +169,50 @@ def _mines_shown(trace, k, show_mines):
     return bool(show_mines) and bool(((trace.state(k)[0] == kl.HIDDEN) & trace.mines).any())
 
 
-def _draw(fig, trace, k, probabilities, mines_shown, caption, geo, legend_mines):
-    """Draw frame ``k`` on a cleared ``fig`` (laid out by :func:`_frame_layout`)."""
-    fig.clear()
+def _build(fig, trace, probabilities, geo, legend_mines):
+    """The parts every frame shares (axes, grid, legend, colour bar), laid out by
+    :func:`_frame_layout`; returns the artists that :func:`_show` changes."""
     h, w = trace.config.height, trace.config.width
-    left, cell, b, total, ncol = geo
+    left, cell, b, total, ncol, bar = geo
     fw = fig.get_figwidth()
     bottom = b["bar"] + b["legend"] + b["gap"]
     ax = fig.add_axes([left / fw, bottom / total, cell * w / fw, b["board"] / total])
-    st, shown = trace.state(k)
-    cats = ListedColormap(STATUS_COLOURS)
-    ax.imshow(st, cmap=cats, norm=BoundaryNorm(np.arange(-0.5, 4), 4), aspect="auto",
-              interpolation="nearest", gid="status")
+    art = dict(ax=ax, pt=cell * 72, glyphs=[])  # pt: a cell's side in points
+    art["status"] = ax.imshow(np.zeros((h, w), int), cmap=ListedColormap(STATUS_COLOURS),
+                              norm=BoundaryNorm(np.arange(-0.5, 4), 4), aspect="auto",
+                              interpolation="nearest", gid="status")
     if probabilities:
-        p = probabilities_at(trace, k)
-        pm = np.ma.masked_array(p, mask=st != kl.HIDDEN)
-        im = ax.imshow(pm, cmap=PROB_CMAP, norm=Normalize(0, 1), aspect="auto",
-                       interpolation="nearest", gid="probabilities")
-        cax = fig.add_axes([0.2, 0.28 * b["bar"] / total, 0.6, 0.1 / total])
-        cb = fig.colorbar(im, cax=cax, orientation="horizontal")
+        art["prob"] = ax.imshow(np.ma.masked_all((h, w)), cmap=PROB_CMAP, norm=Normalize(0, 1),
+                                aspect="auto", interpolation="nearest", gid="probabilities")
+        cax = fig.add_axes([0.2, BAR_TICKS / total, 0.6, BAR_HEIGHT / total])
+        cb = fig.colorbar(art["prob"], cax=cax, orientation="horizontal")
         cb.set_ticks([0, 0.25, 0.5, 0.75, 1])
         cb.ax.tick_params(labelsize=STYLE["xtick.labelsize"], length=2, width=0.5)
         cb.outline.set_linewidth(0.5)
-        cax.set_title(_bar_label(trace), fontsize=STYLE["legend.fontsize"], pad=3)
-    pt = cell * 72  # a cell's side in points
-    size = min(9.0, 0.6 * pt)
+        fig.text(0.5, (BAR_TICKS + BAR_HEIGHT + 0.04) / total, "\n".join(bar), ha="center",
+                 va="bottom", fontsize=STYLE["legend.fontsize"], gid="bar_label")
+    lw = max(1.2, 0.12 * art["pt"])
+    inset = lw / 2 / art["pt"]  # the outline stays inside its cell
+    art["played"] = ax.add_patch(Rectangle((0, 0), 1 - 2 * inset, 1 - 2 * inset, fill=False,
+                                           ec=PLAYED, lw=lw, gid="played", zorder=5,
+                                           visible=False))
+    art["inset"] = inset
+    _axes_style(ax, h, w, art["pt"])
+    art["caption"] = fig.text(0.02, 1 - 0.06 / total, "", ha="left", va="top",  # _wrap's room
+                              fontsize=FONT, linespacing=1.25, gid="caption")
+    fig.legend(handles=_legend(trace, probabilities, legend_mines), ncol=ncol,
+               loc="upper center", bbox_to_anchor=(0.5, (bottom - b["gap"]) / total),
+               **LEGEND_KW)
+    return art
+
+
+def _show(art, trace, k, mines_shown, caption):
+    """Set the artists of :func:`_build` to the board after ``k`` moves."""
+    ax, st, shown = art["ax"], *trace.state(k)
+    art["status"].set_data(st)
+    if "prob" in art:
+        p = probabilities_at(trace, k)
+        art["prob"].set_data(np.ma.masked_array(p, mask=st != kl.HIDDEN))
     glyph = np.full(st.shape, "", dtype=object)
     rev = (st == kl.REVEALED) & (shown != 0)
     glyph[rev] = np.where(shown[rev] == kl.OUT_BLANK, "-", shown[rev].astype(str))
@@ -196,26 +221,20 @@ def _draw(fig, trace, k, probabilities, mines_shown, caption, geo, legend_mines)
     hidden_mine = (st == kl.HIDDEN) & trace.mines
     if mines_shown:
         glyph[hidden_mine] = "M"
-    for (r, c), g in np.ndenumerate(glyph):
-        if g:
-            dark = probabilities and hidden_mine[r, c] and p[r, c] > 0.55
-            ax.text(c, r, g, ha="center", va="center_baseline", fontsize=size,
-                    color="white" if dark else "black",
-                    fontweight="bold" if st[r, c] != kl.REVEALED else "normal")
+    for t in art["glyphs"]:
+        t.remove()
+    size = min(9.0, 0.6 * art["pt"])
+    art["glyphs"] = [
+        ax.text(c, r, g, ha="center", va="center_baseline", fontsize=size,
+                color="white" if "prob" in art and hidden_mine[r, c] and p[r, c] > 0.55
+                else "black",  # an M on a dark shade
+                fontweight="bold" if st[r, c] != kl.REVEALED else "normal")
+        for (r, c), g in np.ndenumerate(glyph) if g]
+    art["played"].set_visible(k > 0)
     if k:
-        r, c = divmod(int(trace.moves["cell_index"].iloc[k - 1]), w)
-        lw = max(1.2, 0.12 * pt)
-        inset = lw / 2 / pt  # the outline stays inside its cell
-        ax.add_patch(Rectangle((c - 0.5 + inset, r - 0.5 + inset), 1 - 2 * inset,
-                               1 - 2 * inset, fill=False, ec=PLAYED, lw=lw, gid="played",
-                               zorder=5))
-    _axes_style(ax, h, w, pt)
-    fig.text(0.02, 1 - 0.06 / total, "\n".join(caption), ha="left", va="top",  # _wrap's room
-             fontsize=FONT, linespacing=1.25)
-    fig.legend(handles=_legend(trace, probabilities, legend_mines), ncol=ncol,
-               loc="upper center", bbox_to_anchor=(0.5, (bottom - b["gap"]) / total),
-               **LEGEND_KW)
-    return ax
+        r, c = divmod(int(trace.moves["cell_index"].iloc[k - 1]), trace.config.width)
+        art["played"].set_xy((c - 0.5 + art["inset"], r - 0.5 + art["inset"]))
+    art["caption"].set_text("\n".join(caption))
 
 
 def _axes_style(ax, h, w, pt):
@@ -254,7 +273,7 @@ def plot_board(trace, k=None, probabilities=False, show_mines=None, width=None):
     width = _check_width(width)
     fig, geo, captions, shown = _frame_layout(trace, [k], probabilities, show_mines, width)
     with plt.rc_context(STYLE):
-        _draw(fig, trace, k, probabilities, shown[0], captions[0], geo, shown[0])
+        _show(_build(fig, trace, probabilities, geo, shown[0]), trace, k, shown[0], captions[0])
     return fig
 
 
@@ -343,8 +362,9 @@ def animate(trace, gif=None, mp4=None, every_frame=1, probabilities=False, fps=4
 
     >>> from fastsweep import play
     >>> t = play("basic", (4, 5), mines=3, seed=2)
-    >>> t.animate(gif="game.gif", every_frame=5)  # doctest: +SKIP
-    [5, 10, 15, 17]
+    >>> import os, tempfile
+    >>> t.animate(gif=os.path.join(tempfile.mkdtemp(), "game.gif"), every_frame=5)
+    [5, 10, 15, 20]
     """
     gif, mp4 = check_animation(gif, mp4, every_frame, probabilities, fps, trace.config.noise)
     ks = frame_moves(len(trace.moves), every_frame)
@@ -354,8 +374,9 @@ def animate(trace, gif=None, mp4=None, every_frame=1, probabilities=False, fps=4
         with plt.rc_context(STYLE), contextlib.ExitStack() as stack:
             grab = [stack.enter_context(wr.saving(fig, path, GIF_DPI))
                     for wr, path in writers if path is not None]
+            art = _build(fig, trace, probabilities, geo, any(shown))
             for i, k in enumerate(ks):
-                _draw(fig, trace, k, probabilities, shown[i], captions[i], geo, any(shown))
+                _show(art, trace, k, shown[i], captions[i])
                 for wr in grab:
                     wr.grab_frame()
     finally:

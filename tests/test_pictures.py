@@ -10,7 +10,7 @@ from matplotlib import animation
 from PIL import Image
 
 import fastsweep
-from fastsweep import cli, play
+from fastsweep import cli, pictures, play
 from fastsweep.pictures import frame_moves
 
 HIDDEN, REVEALED, FLAGGED, DETONATED = 0, 1, 2, 3
@@ -42,12 +42,19 @@ def drawn(fig):
     ax = fig.axes[0]
     texts = {(round(t.get_position()[1]), round(t.get_position()[0])): t.get_text()
              for t in ax.texts}
-    played = [p for p in ax.patches if p.get_gid() == "played"]
+    assert len(texts) == len(ax.texts), "two texts in one cell"
+    played = [p for p in ax.patches if p.get_gid() == "played" and p.get_visible()]
     cell = None
     if played:
         x, y = played[0].get_xy()
         cell = (round(y + 0.5), round(x + 0.5))
     return np.asarray(ax.images[0].get_array()), texts, cell
+
+
+def text_of(fig, gid):
+    """The figure text of that gid, its wrapped lines joined again."""
+    (text,) = [t.get_text() for t in fig.texts if t.get_gid() == gid]
+    return " ".join(text.split())
 
 
 GAMES = [  # keep-going with detonations, classic lost, a probability agent told the total
@@ -75,10 +82,10 @@ def test_plot_draws_the_cells_the_trace_says(kw):
         if k:
             mv = t.moves.iloc[k - 1]
             assert cell == (mv.row, mv.col)
-            caption = " ".join(fig.texts[0].get_text().split())  # unwrapped
+            caption = text_of(fig, "caption")
             assert " ".join(f"why: {mv.reason}".split()) in caption
         else:
-            assert cell is None and "before the first move" in fig.texts[0].get_text()
+            assert cell is None and "before the first move" in text_of(fig, "caption")
         assert t.view(k).tolist() == view.tolist()
         plt.close(fig)
     fig = t.plot(n // 2, show_mines=True)
@@ -92,7 +99,7 @@ def test_the_caption_gives_the_move_and_its_whole_reason():
     t = play("probability", (9, 9), mines=15, seed=2)
     guess = int(np.flatnonzero(t.moves.reason.str.startswith("mine probability"))[0]) + 1
     fig = t.plot(guess)
-    caption = " ".join(fig.texts[0].get_text().split())
+    caption = text_of(fig, "caption")
     mv = t.moves.iloc[guess - 1]
     assert f"move {guess} of {len(t.moves)}: {mv.action} {mv.cell}" in caption
     assert " ".join(f"why: {mv.reason}".split()) in caption
@@ -111,7 +118,7 @@ def test_probability_shading_is_mine_probabilities_of_the_view(mine_count):
         shade = fig.axes[0].images[1].get_array()
         assert np.array_equal(np.ma.getmaskarray(shade), st != HIDDEN)
         assert np.array_equal(shade.data[st == HIDDEN], want[st == HIDDEN])
-        bar = fig.axes[1].get_title()
+        bar = text_of(fig, "bar_label")
         assert "mine probability" in bar
         assert ("mine total known" in bar) == mine_count and ("prior 0.3" in bar) != mine_count
         plt.close(fig)
@@ -151,6 +158,31 @@ def test_gif_every_n_moves(tmp_path):
     ks = t.animate(gif=path, every_frame=7, probabilities=True)
     assert ks == frame_moves(n, 7) and len(ks) == math.ceil(n / 7)
     assert gif_frames(path)[0] == math.ceil(n / 7)
+
+
+def test_each_gif_frame_draws_its_board(tmp_path, monkeypatch):
+    # the frames reuse one figure's artists: each grabbed frame must show its own board
+    t = play("probability", (6, 7), mines=10, seed=3)
+    seen = []
+    grab = pictures._GifWriter.grab_frame
+
+    def record(self, **kw):
+        seen.append(drawn(self.fig) + (text_of(self.fig, "caption"),
+                                       self.fig.axes[0].images[1].get_array().copy()))
+        grab(self, **kw)
+
+    monkeypatch.setattr(pictures._GifWriter, "grab_frame", record)
+    ks = t.animate(gif=tmp_path / "g.gif", every_frame=3, probabilities=True)
+    assert len(seen) == len(ks) == gif_frames(tmp_path / "g.gif")[0]
+    for k, (image, texts, cell, caption, shade) in zip(ks, seen):
+        st, glyph, view = replay(t, k)
+        if k == len(t.moves):
+            glyph.update({(r, c): "M" for r, c in zip(*np.nonzero((st == HIDDEN) & t.mines))})
+        mv = t.moves.iloc[k - 1]
+        assert image.tolist() == st.tolist() and texts == glyph and cell == (mv.row, mv.col)
+        assert caption.startswith("probability on 6x7") and f"move {k} of" in caption
+        want = fastsweep.mine_probabilities(view, prior=0.5)
+        assert np.array_equal(shade.data[st == HIDDEN], want[st == HIDDEN])
 
 
 def test_frame_moves():
