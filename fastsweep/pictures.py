@@ -48,6 +48,8 @@ LINE = FONT * 1.35 / 72  # inches per caption line
 GIF_DPI = 120
 MAX_FPS = 50  # GIF frame delays are counted in hundredths of a second
 HOLD = 2.0  # seconds the last frame of a GIF stays before it loops
+BAR_TICKS, BAR_HEIGHT = 0.22, 0.1  # inches: the colour bar's tick labels, the bar itself
+SMALL_LINE = STYLE["legend.fontsize"] * 1.3 / 72  # inches per line of its label
 LEGEND_KW = dict(frameon=False, fontsize=STYLE["legend.fontsize"], handlelength=1.2,
                  handleheight=1.0, columnspacing=1.2, borderaxespad=0.2)
 
@@ -73,7 +75,7 @@ def _check_probabilities(trace, probabilities):
 def probabilities_at(trace, k):
     """Exact mine probabilities of the agent's view after ``k`` moves (as the shading):
     with the mine total if the agent is told it, else with its prior; (H, W) float64,
-    0 where a cell is not hidden (see :func:`fastsweep.mine_probabilities`).
+    1 on known mines and 0 on revealed cells (see :func:`fastsweep.mine_probabilities`).
 
     >>> from fastsweep import play
     >>> t = play("probability", (3, 3), mines=1, seed=0, mine_count=True)
@@ -123,8 +125,6 @@ def _bar_label(trace):
     return (f"hidden cell's fill: its exact mine probability from what the agent has seen "
             f"({given})")
 
-
-BAR_TICKS, BAR_HEIGHT, SMALL_LINE = 0.22, 0.1, STYLE["legend.fontsize"] * 1.3 / 72
 
 
 def _geometry(h, w, width, lines, legend_rows, bar_lines):
@@ -240,10 +240,10 @@ def _show(art, trace, k, mines_shown, caption):
 def _axes_style(ax, h, w, pt):
     """Row numbers on the left, column numbers on top (as the text board), grid lines."""
     label = STYLE["xtick.labelsize"]
-    step = next(s for s in (1, 2, 5, 10, 20, 50) if s * pt >= 1.4 * label * len(str(w - 1)))
-    ax.set_xticks(range(0, w, step))
-    rstep = next(s for s in (1, 2, 5, 10, 20, 50) if s * pt >= 1.2 * label)
-    ax.set_yticks(range(0, h, rstep))
+    steps = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
+    ax.set_xticks(range(0, w, next((s for s in steps
+                                     if s * pt >= 1.4 * label * len(str(w - 1))), w)))
+    ax.set_yticks(range(0, h, next((s for s in steps if s * pt >= 1.2 * label), h)))
     ax.xaxis.tick_top()
     ax.tick_params(labelsize=label, length=2, width=0.5, pad=1)
     ax.set_xticks(np.arange(-0.5, w), minor=True)

@@ -1,4 +1,5 @@
-"""Play-by-play of one game: :func:`play` returns a :class:`Trace` (moves, reasons, boards).
+"""Play-by-play of one game: :func:`play` returns a :class:`Trace` (moves, reasons, boards;
+its pictures are drawn by :mod:`fastsweep.pictures`).
 
 The game is played by the same compiled loop as the batch runner, with recording on, so
 the trace is exactly the game ``run`` would have played with the same seed and index.
