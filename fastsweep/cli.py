@@ -137,8 +137,25 @@ def cmd_run(a):
 def cmd_play(a):
     from .trace import play
 
+    pics = dict(every_frame=1 if a.every_frame is None else a.every_frame,
+                probabilities=a.probabilities, fps=4.0 if a.fps is None else a.fps)
+    if a.gif is not None or a.mp4 is not None:  # checked before the game is played
+        from .options import make_config
+        from .pictures import check_animation
+
+        check_animation(a.gif, a.mp4, noise=make_config(a.agent, a.size, **_options(a)).noise,
+                        **pics)
+    elif a.every_frame is not None or a.probabilities or a.fps is not None:
+        given = [n for n in ("every_frame", "probabilities", "fps")
+                 if getattr(a, n) not in (None, False)]
+        raise ValueError(f"{given[0]}: only with --gif FILE or --mp4 FILE (it sets how the "
+                         "animation is drawn)")
     t = play(a.agent, a.size, seed=a.seed, game=a.game, **_options(a))
     print(t.summary() if a.quiet else t.text(every=a.every))
+    if a.gif is not None or a.mp4 is not None:
+        ks = t.animate(gif=a.gif, mp4=a.mp4, **pics)
+        print(f"wrote {len(ks)} frames (after moves {ks[0]}..{ks[-1]}) to "
+              + " and ".join(f for f in (a.gif, a.mp4) if f is not None))
 
 
 def cmd_bench(a):
@@ -171,6 +188,17 @@ def build_parser():
                       help="also print the board every N moves (default: only at the end)")
     show.add_argument("--quiet", action="store_true",
                       help="print only the summary line (no moves, no board)")
+    pic = q.add_argument_group("pictures of play (fastsweep.pictures)")
+    pic.add_argument("--gif", metavar="FILE", help="also write the game as an animated GIF: "
+                     "a frame per move (see --every-frame), the last one held 2 s")
+    pic.add_argument("--mp4", metavar="FILE", help="the same as an MP4 video (needs ffmpeg)")
+    pic.add_argument("--every-frame", type=_at_least(1), metavar="N",
+                     help="a frame every N moves and after the last one (default 1; "
+                          "--every N sets the printed boards, not the frames)")
+    pic.add_argument("--probabilities", action="store_true",
+                     help="shade each hidden cell by its exact mine probability from the "
+                          "agent's view at that frame")
+    pic.add_argument("--fps", type=float, metavar="F", help="frames per second (default 4)")
     q.set_defaults(func=cmd_play)
 
     b = sub.add_parser("bench", help="games per second of the basic agent, compile times")

@@ -1,4 +1,5 @@
-"""Play-by-play of one game: :func:`play` returns a :class:`Trace` (moves, reasons, boards).
+"""Play-by-play of one game: :func:`play` returns a :class:`Trace` (moves, reasons, boards;
+its pictures are drawn by :mod:`fastsweep.pictures`).
 
 The game is played by the same compiled loop as the batch runner, with recording on, so
 the trace is exactly the game ``run`` would have played with the same seed and index.
@@ -41,6 +42,89 @@ class Trace:
     mines: np.ndarray  # (H, W) bool
     clues: np.ndarray  # (H, W) int
 
+    def _upto(self, upto, name="upto") -> int:
+        """``upto`` checked: an integer in [0, moves] (None: all the moves)."""
+        n = len(self.moves)
+        if upto is None:
+            return n
+        if isinstance(upto, (bool, np.bool_)) or not isinstance(upto, (int, np.integer)) \
+                or not 0 <= upto <= n:
+            raise ValueError(f"{name}: must be an integer in [0, {n}] (moves played so far; "
+                             f"this game has {n} moves), got {upto!r}")
+        return int(upto)
+
+    def state(self, upto: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(status, shown) after ``upto`` moves (default: the end), two (H, W) int arrays:
+        status as in :mod:`fastsweep.kernels.layout` (0 HIDDEN, 1 REVEALED, 2 FLAGGED,
+        3 DETONATED) and the value each revealed cell showed (its clue; -3 no clue shown,
+        under noise; -3 too where nothing was revealed).
+
+        >>> t = play("basic", (2, 3), mines=0, seed=1)
+        >>> t.state(0)[0].tolist()
+        [[0, 0, 0], [0, 0, 0]]
+        >>> st, shown = t.state()
+        >>> st.tolist(), shown.tolist()
+        ([[1, 1, 1], [1, 1, 1]], [[0, 0, 0], [0, 0, 0]])
+        """
+        m = self._upto(upto)
+        h, w = self.config.height, self.config.width
+        st = np.full(h * w, kl.HIDDEN, np.int64)
+        cells = self.moves["cell_index"].to_numpy()[:m]
+        kinds = self.moves["kind"].to_numpy()[:m]
+        outs = self.moves["out"].to_numpy()[:m]
+        st[cells] = np.where(kinds == kl.A_FLAG, kl.FLAGGED,
+                             np.where(outs == -1, kl.DETONATED, kl.REVEALED))
+        shown = np.full(h * w, kl.OUT_BLANK, np.int64)  # what the sensor showed
+        shown[cells] = outs
+        shown[st != kl.REVEALED] = kl.OUT_BLANK
+        return st.reshape(h, w), shown.reshape(h, w)
+
+    def view(self, upto: int | None = None) -> np.ndarray:
+        """The agent's view after ``upto`` moves, as :func:`fastsweep.mine_probabilities`
+        takes it: an int8 (H, W) array, -1 hidden, -2 known mine (flagged or detonated),
+        0..8 a revealed clue. Under noise a shown clue is not a hard fact (the agent
+        weighs it by the sensor's likelihoods), so a noisy game has no such view: a
+        ValueError.
+
+        >>> t = play("basic", (2, 3), mines=0, seed=1)
+        >>> t.view(0).tolist(), t.view().tolist()
+        ([[-1, -1, -1], [-1, -1, -1]], [[0, 0, 0], [0, 0, 0]])
+        """
+        if self.config.noise != "none":
+            raise ValueError(f"view: the game was played under noise ({self.config.noise}): "
+                             "its clues are soft, not a view of hard clues")
+        st, shown = self.state(upto)
+        v = np.where(st == kl.REVEALED, shown, np.where(st == kl.HIDDEN, -1, -2))
+        return v.astype(np.int8)
+
+    def plot(self, k: int | None = None, probabilities: bool = False,
+             show_mines: bool | None = None, width: float | None = None):
+        """The board after ``k`` moves (default: the end) as a matplotlib Figure: the
+        move's cell outlined and its reason in the caption; ``probabilities=True`` shades
+        each hidden cell by its exact mine probability from the agent's view
+        (:meth:`view`); ``show_mines`` marks the mines still hidden (default: at the end
+        only). See :func:`fastsweep.pictures.plot_board`.
+
+        >>> t = play("basic", (4, 5), mines=3, seed=2)
+        >>> fig = t.plot(3, probabilities=True)
+        >>> fig.axes[0].images[0].get_array().shape
+        (4, 5)
+        """
+        from .pictures import plot_board
+
+        return plot_board(self, k, probabilities=probabilities, show_mines=show_mines,
+                          width=width)
+
+    def animate(self, gif=None, mp4=None, every_frame: int = 1, probabilities: bool = False,
+                fps: float = 4.0) -> list:
+        """Write the game as an animation (``gif=`` a .gif file, ``mp4=`` a .mp4 file: it
+        needs ffmpeg): a frame after every ``every_frame`` moves and after the last move.
+        Returns the move counts of the frames. See :func:`fastsweep.pictures.animate`."""
+        from .pictures import animate
+
+        return animate(self, gif=gif, mp4=mp4, every_frame=every_frame,
+                       probabilities=probabilities, fps=fps)
+
     def board(self, upto: int | None = None, coords: bool = True,
               show_mines: bool | None = None) -> str:
         """The board as text after ``upto`` moves (default: the end), with row numbers on
@@ -60,18 +144,11 @@ class Trace:
             2 ? ? ? ? ? ? ? ? ? ? ? ?
         """
         h, w = self.config.height, self.config.width
-        st = np.full(h * w, kl.HIDDEN, np.int64)
         m = len(self.moves) if upto is None else upto
-        cells = self.moves["cell_index"].to_numpy()[:m]
-        kinds = self.moves["kind"].to_numpy()[:m]
-        outs = self.moves["out"].to_numpy()[:m]
-        st[cells] = np.where(kinds == kl.A_FLAG, kl.FLAGGED,
-                             np.where(outs == -1, kl.DETONATED, kl.REVEALED))
+        st, shown = (a.ravel() for a in self.state(m))
         if show_mines is None:
             show_mines = m >= len(self.moves)
         sym = np.array(["?", "", "F", "*"], dtype=object)[st]
-        shown = np.full(h * w, kl.OUT_BLANK, np.int64)  # what the sensor showed
-        shown[cells] = outs
         revealed = st == kl.REVEALED
         sym[revealed] = np.where(shown[revealed] == kl.OUT_BLANK, "-",
                                  shown[revealed].astype(str))
