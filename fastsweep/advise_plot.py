@@ -92,8 +92,8 @@ def heat_map(advice, path):
                "colour of a hidden cell: its mine probability; grey: revealed, with its clue; "
                "F (dark grey): known mine; S / M: certainly safe / certainly a mine")
         size = ps.STYLE["figure.titlesize"]
-        fig.suptitle("\n".join(ps._wrap(fig, what, size)), fontsize=size)
-        fig.supxlabel("\n".join(ps._wrap(fig, key, 6)), fontsize=6)
+        fig.suptitle("\n".join(ps.wrap_text(fig, what, size)), fontsize=size)
+        fig.supxlabel("\n".join(ps.wrap_text(fig, key, 6)), fontsize=6)
         fig.savefig(path)
     plt.close(fig)
     return path

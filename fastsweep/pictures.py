@@ -26,7 +26,7 @@ import os
 
 import numpy as np
 
-from .plot_style import STYLE, WIDE, WIDTH, _wrap
+from .plot_style import STYLE, WIDE, WIDTH, wrap_text
 import matplotlib.pyplot as plt  # after plot_style: it selects the file-only backend
 from matplotlib import animation
 from matplotlib.colors import BoundaryNorm, ListedColormap, Normalize
@@ -145,11 +145,11 @@ def _frame_layout(trace, ks, probabilities, show_mines, width):
     width = width or (WIDTH if w <= 16 else WIDE)
     fig = plt.figure(figsize=(width, 1.0))
     with plt.rc_context(STYLE):
-        captions = [[ln for p in _caption(trace, k) for ln in _wrap(fig, p, FONT)] for k in ks]
+        captions = [[ln for p in _caption(trace, k) for ln in wrap_text(fig, p, FONT)] for k in ks]
     shown = [_mines_shown(trace, k, show_mines) for k in ks]
     handles = _legend(trace, probabilities, any(shown))
     ncol = next(n for n in (3, 2, 1) if n == 1 or _legend_width(fig, handles, n) < 0.98 * width)
-    bar = _wrap(fig, _bar_label(trace), STYLE["legend.fontsize"]) if probabilities else []
+    bar = wrap_text(fig, _bar_label(trace), STYLE["legend.fontsize"]) if probabilities else []
     geo = _geometry(h, w, width, max(map(len, captions)), -(-len(handles) // ncol), len(bar))
     fig.set_figheight(geo[3])
     return fig, geo + (ncol, bar), captions, shown
@@ -198,7 +198,7 @@ def _build(fig, trace, probabilities, geo, legend_mines):
                                            visible=False))
     art["inset"] = inset
     _axes_style(ax, h, w, art["pt"])
-    art["caption"] = fig.text(0.02, 1 - 0.06 / total, "", ha="left", va="top",  # _wrap's room
+    art["caption"] = fig.text(0.02, 1 - 0.06 / total, "", ha="left", va="top",  # wrap_text's room
                               fontsize=FONT, linespacing=1.25, gid="caption")
     fig.legend(handles=_legend(trace, probabilities, legend_mines), ncol=ncol,
                loc="upper center", bbox_to_anchor=(0.5, (bottom - b["gap"]) / total),

@@ -171,7 +171,7 @@ def band_note(fig, bands, what="95% CI"):
     return f"shaded: {what}, narrower than the line where not visible"
 
 
-def _wrap(fig, text, size):
+def wrap_text(fig, text, size):
     """``text`` broken into lines that fit the figure's width (measured, not guessed)."""
     renderer = fig.canvas.get_renderer()
     prop = FontProperties(size=size)
@@ -202,11 +202,11 @@ def finish(fig, axes, title, board="", notes=(), bands=(), what="95% CI"):
     size = STYLE["figure.titlesize"]
     base = fig.get_figheight()
     head = [f"{title}: {board}"] if board else [title]
-    if len(_wrap(fig, head[0], size)) > 1:
+    if len(wrap_text(fig, head[0], size)) > 1:
         head = [title, board]
 
     def caption(extra):
-        text = [w for t in [*head, *notes, extra] if t for w in _wrap(fig, t, size)]
+        text = [w for t in [*head, *notes, extra] if t for w in wrap_text(fig, t, size)]
         fig.set_figheight(base + max(len(text) - 2, 0) * size * 1.3 / 72)
         fig.suptitle("\n".join(text), fontsize=size)
 

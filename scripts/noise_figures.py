@@ -55,7 +55,7 @@ def _finish(fig, axes, title, notes, bands):
                fontsize=ps.STYLE["legend.fontsize"])
     size = ps.STYLE["figure.titlesize"]
     lines = [w for t in [title, *notes, ps.band_note(fig, bands)] if t
-             for w in ps._wrap(fig, t, size)]  # (the shared helper that measures widths)
+             for w in ps.wrap_text(fig, t, size)]  # (the shared helper that measures widths)
     fig.suptitle("\n".join(lines), fontsize=size)
 
 
