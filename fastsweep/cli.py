@@ -1,4 +1,5 @@
-"""Command line: ``fastsweep run | play | bench | sweep | plot`` (argparse).
+"""Command line: ``fastsweep run | play | bench | sweep | plot | table | hardboard``
+(argparse).
 
 Every subcommand validates through the same wrappers as the Python API, and every error is
 one line on stderr, ``fastsweep <command>: error: ...``, with exit status 2: argparse's own
@@ -187,6 +188,9 @@ def build_parser():
         pass
     else:
         add_parsers(sub)
+    from .hard_cli import add_parsers as add_hard
+
+    add_hard(sub)
     return p
 
 
