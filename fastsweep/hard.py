@@ -233,12 +233,21 @@ def hard_board(agent, size, mines=None, density=None, plays=200, patience=5, tri
                      eval_start=float(a.mean()), eval_score=float(b.mean()), search=res)
 
 
-def hardest_layouts(agent, size, mines, plays=2000, seed=0, **options) -> pd.DataFrame:
+def hardest_layouts(agent, size, mines, plays=2000, seed=0, symmetric=False,
+                    **options) -> pd.DataFrame:
     """Every layout of ``mines`` mines on a small board with ``agent``'s mean score over
     games 0 .. ``plays`` - 1 of ``seed`` (the same guess orders for every layout), hardest
     first: columns ``layout`` (row by row, 1 = mine), ``score``, ``low``, ``high`` (95% CI
-    of that layout's mean over its games). Layouts the game options refuse (a fixed first
-    cell that must be safe, say) get NaN and come last.
+    of that layout's mean over its games), ``orbit``. Layouts the game options refuse (a
+    fixed first cell that must be safe, say) get NaN and come last.
+
+    ``symmetric=True`` scores one layout per orbit of the board's symmetries
+    (:func:`fastsweep.search_layouts.exhaustive`; ``orbit``: the layouts it stands for).
+    That is sound for the expected score with a random opening cell: the guess order is
+    uniform, the agents act on every certain cell before guessing and break ties of
+    probability by the guess order, so a rotated or mirrored layout is played the same
+    way under the rotated or mirrored order. A fixed opening cell (``first_cell``) breaks
+    the symmetry: then leave it False.
 
     >>> df = hardest_layouts("basic", 2, 1, plays=20)
     >>> len(df), bool(df.score.between(0, 1).all())
@@ -257,7 +266,11 @@ def hardest_layouts(agent, size, mines, plays=2000, seed=0, **options) -> pd.Dat
         ci[layout_key(x)] = (lo, hi)
         return m
 
-    df = exhaustive(value, (cfg.height, cfg.width), cfg.mines).rename(columns={"value": "score"})
+    if symmetric and cfg.first_cell != "random":
+        raise ValueError("symmetric: a fixed first cell breaks the board's symmetry; use "
+                         "symmetric=False")
+    df = exhaustive(value, (cfg.height, cfg.width), cfg.mines, symmetric=symmetric)
+    df = df.rename(columns={"value": "score"})
     df["low"] = [ci[k][0] for k in df.layout]
     df["high"] = [ci[k][1] for k in df.layout]
-    return df
+    return df[["layout", "score", "low", "high", "orbit"]]

@@ -213,13 +213,45 @@ def all_layouts(shape, mines):
         yield x.reshape(h, w)
 
 
-def exhaustive(objective, shape, mines, minimize=True) -> pd.DataFrame:
+def symmetries(layout) -> list[np.ndarray]:
+    """The layout under every symmetry of its board: 8 on a square (rotations and
+    reflections), 4 on a rectangle (the two flips and the half turn); repeats included.
+
+    >>> len(symmetries(np.zeros((3, 3), bool))), len(symmetries(np.zeros((2, 3), bool)))
+    (8, 4)
+    """
+    x = np.asarray(layout, bool)
+    turns = (0, 1, 2, 3) if x.shape[0] == x.shape[1] else (0, 2)
+    out = []
+    for k in turns:
+        y = np.rot90(x, k)
+        out += [y, y[:, ::-1]]
+    return out
+
+
+def canonical(layout) -> str:
+    """The smallest :func:`layout_key` among the layout's symmetries (one name per orbit).
+
+    >>> canonical(np.array([[0, 0], [0, 1]], bool)), canonical(np.array([[1, 0], [0, 0]], bool))
+    ('0001', '0001')
+    """
+    return min(layout_key(y) for y in symmetries(layout))
+
+
+def exhaustive(objective, shape, mines, minimize=True, symmetric=False) -> pd.DataFrame:
     """The objective of every layout of ``mines`` mines on an (H, W) board: a DataFrame
-    with columns ``layout`` (:func:`layout_key`) and ``value``, best first (lowest when
-    ``minimize``; ties in enumeration order).
+    with columns ``layout`` (:func:`layout_key`), ``value`` and ``orbit`` (how many
+    layouts it stands for), best first (lowest when ``minimize``; ties in enumeration
+    order).
+
+    ``symmetric=True``: one layout per orbit of the board's symmetries (the first met in
+    enumeration order), for objectives that the symmetries leave unchanged (about 8 times
+    fewer evaluations on a square board); ``orbit`` then sums to the number of layouts.
 
     >>> exhaustive(lambda x: float(np.argwhere(x)[0, 1]), (1, 3), 1).layout.tolist()
     ['100', '010', '001']
+    >>> exhaustive(lambda x: 0.0, (3, 3), 1, symmetric=True).orbit.tolist()  # corner, edge, centre
+    [4, 4, 1]
     """
     if not callable(objective):
         raise ValueError(f"objective: must be a callable layout -> float, got {objective!r}")
@@ -232,6 +264,12 @@ def exhaustive(objective, shape, mines, minimize=True) -> pd.DataFrame:
     if n > MAX_LAYOUTS:
         raise ValueError(f"mines: {n:,} layouts of {mines} mines on {shape[0]}x{shape[1]}; "
                          f"exhaustive search takes at most {MAX_LAYOUTS:,}")
-    rows = [(layout_key(x), float(objective(x))) for x in all_layouts(shape, mines)]
-    df = pd.DataFrame(rows, columns=["layout", "value"])
+    reps, count = {}, {}
+    for x in all_layouts(shape, mines):
+        k = canonical(x) if symmetric else layout_key(x)
+        if k not in reps:
+            reps[k] = x
+        count[k] = count.get(k, 0) + 1
+    rows = [(layout_key(x), float(objective(x)), count[k]) for k, x in reps.items()]
+    df = pd.DataFrame(rows, columns=["layout", "value", "orbit"])
     return df.sort_values("value", ascending=minimize, kind="stable").reset_index(drop=True)
