@@ -237,7 +237,8 @@ def hardest_layouts(agent, size, mines, plays=2000, seed=0, symmetric=False,
                     **options) -> pd.DataFrame:
     """Every layout of ``mines`` mines on a small board with ``agent``'s mean score over
     games 0 .. ``plays`` - 1 of ``seed`` (the same guess orders for every layout), hardest
-    first: columns ``layout`` (row by row, 1 = mine), ``score``, ``low``, ``high`` (95% CI
+    first: columns ``layout`` (:func:`~fastsweep.search_layouts.layout_key`: rows of 0/1
+    joined by ``/``), ``score``, ``low``, ``high`` (95% CI
     of that layout's mean over its games), ``orbit``. Layouts the game options refuse (a
     fixed first cell that must be safe, say) get NaN and come last.
 

@@ -60,12 +60,25 @@ def layout_text(layout, mine="*", empty=".") -> str:
 
 
 def layout_key(layout) -> str:
-    """A layout as one string of 0/1, row by row (a dictionary key, a CSV cell).
+    """A layout as one string: its rows of 0/1 (1 = mine) joined by ``/`` (a dictionary
+    key, and a CSV cell that no reader mistakes for a number).
 
     >>> layout_key(np.array([[1, 0], [0, 1]], bool))
-    '1001'
+    '10/01'
     """
-    return "".join("1" if v else "0" for v in np.asarray(layout, bool).ravel())
+    return "/".join("".join("1" if v else "0" for v in row) for row in np.asarray(layout, bool))
+
+
+def parse_key(key) -> np.ndarray:
+    """The boolean layout of a :func:`layout_key` string.
+
+    >>> parse_key("10/01").astype(int).tolist()
+    [[1, 0], [0, 1]]
+    """
+    rows = str(key).split("/")
+    if not rows[0] or any(len(r) != len(rows[0]) or set(r) - {"0", "1"} for r in rows):
+        raise ValueError(f"key: expected rows of 0/1 of one length joined by '/', got {key!r}")
+    return np.array([[c == "1" for c in r] for r in rows], bool)
 
 
 def _check_int(name, v, lo, hi=None):
@@ -203,8 +216,8 @@ def all_layouts(shape, mines):
     """Every layout of ``mines`` mines on a board of ``shape`` (H, W), in lexicographic
     order of the mines' flat cells (``itertools.combinations``).
 
-    >>> [layout_key(x) for x in all_layouts((1, 3), 2)]
-    ['110', '101', '011']
+    >>> [layout_key(x) for x in all_layouts((2, 2), 3)]
+    ['11/10', '11/01', '10/11', '01/11']
     """
     h, w = shape
     for cells in itertools.combinations(range(h * w), mines):
@@ -233,7 +246,7 @@ def canonical(layout) -> str:
     """The smallest :func:`layout_key` among the layout's symmetries (one name per orbit).
 
     >>> canonical(np.array([[0, 0], [0, 1]], bool)), canonical(np.array([[1, 0], [0, 0]], bool))
-    ('0001', '0001')
+    ('00/01', '00/01')
     """
     return min(layout_key(y) for y in symmetries(layout))
 

@@ -12,7 +12,7 @@ from fastsweep.config import agent_params, make_config
 from fastsweep.hard import ScoreObjective, hardest_layouts, layout_stats
 from fastsweep.kernels import game as kg
 from fastsweep.search_layouts import (all_layouts, canonical, exhaustive, layout_key,
-                                      local_search, mine_steps, symmetries)
+                                      local_search, mine_steps, parse_key, symmetries)
 
 
 def random_layout(rng, h, w, m):
@@ -186,7 +186,7 @@ def test_exhaustive_3x3_equals_a_plain_enumeration():
         assert got.score.is_monotonic_increasing
         assert (got.low <= got.score).all() and (got.score <= got.high).all()
     df = exhaustive(lambda x: float(x[0, 0]) - x[2, 2], (3, 3), 1, minimize=False)
-    assert df.layout.iloc[0] == "100000000" and df.value.iloc[-1] == -1
+    assert df.layout.iloc[0] == "100/000/000" and df.value.iloc[-1] == -1
 
 
 def test_symmetric_enumeration_has_one_layout_per_orbit():
@@ -201,19 +201,20 @@ def test_symmetric_enumeration_has_one_layout_per_orbit():
             orbits.setdefault(frozenset(layout_key(y) for y in symmetries(x)), []).append(x)
         assert len(df) == len(orbits)
         assert sorted(df.orbit) == sorted(len(v) for v in orbits.values())
-        assert len({canonical(np.array(list(k), int).astype(bool).reshape(shape))
+        assert len({canonical(parse_key(k))
                     for k in df.layout}) == len(df)
 
 
 def test_symmetric_layouts_score_alike():
     """The expected score is the same on a layout's rotations and reflections: here every
-    orbit's members agree within a few standard errors (same seed, 3,000 games each)."""
+    orbit's members agree within a few standard errors (same seed, 3,000 games each; the
+    spread shrinks as 1/sqrt(games): 0.026, 0.0077, 0.0042 at 3,000, 30,000, 120,000)."""
     df = hardest_layouts("basic", 3, 3, plays=3000, seed=1)
     se = (df.high - df.low) / (2 * 1.96)
-    df["orbit_name"] = [canonical(np.array(list(k), int).astype(bool).reshape(3, 3))
+    df["orbit_name"] = [canonical(parse_key(k))
                         for k in df.layout]
     spread = df.groupby("orbit_name").score.agg(lambda v: v.max() - v.min())
-    assert spread.max() <= 5 * se.max()
+    assert spread.max() <= 6 * se.max()  # the range of up to 8 estimates: 4.5 SE here
     assert spread.max() > 0  # not one number copied: the layouts were played
     sym = hardest_layouts("basic", 3, 3, plays=3000, seed=1, symmetric=True)
     assert sym.orbit.sum() == 84 and len(sym) == len(spread)
@@ -254,6 +255,11 @@ def test_generic_search_refuses_bad_arguments():
         exhaustive(lambda x: 0.0, (6, 6), 18)
     with pytest.raises(ValueError, match=r"^shape: "):
         exhaustive(lambda x: 0.0, 3, 1)
+    for key in ("", "10/1", "12/00", "10/01/"):
+        with pytest.raises(ValueError, match=r"^key: "):
+            parse_key(key)
+    lay = random_layout(np.random.default_rng(0), 4, 6, 9)
+    assert np.array_equal(parse_key(layout_key(lay)), lay)
 
 
 def run_cli(capsys, *argv):
