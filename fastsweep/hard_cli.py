@@ -43,9 +43,10 @@ def add_parsers(sub):
         "hardboard", help="search for a mine layout on which an agent scores low",
         description="From a random layout, move one mine one step (up, down, left, right, "
                     "to an empty cell) at a time, keeping the move that lowers the agent's "
-                    "mean score over --plays games most when it lowers it by at least 1%% "
+                    "mean score over --plays games most when it lowers it by at least 1% "
                     "relative; stop after --patience non-improving rounds. Every layout is "
-                    "scored on the same games (the same guess orders). Prints both layouts "
+                    "scored on the same games (the same guess orders). --seed fixes the "
+                    "games, the random start layout and the moves tried. Prints both layouts "
                     "and the paired drop in score on --eval-plays other games.")
     _add_game_args(h)
     h.add_argument("--plays", type=_at_least(1), default=200,

@@ -2,13 +2,13 @@
 
 Encodings as in every fastsweep figure (``fastsweep.plot_style``): colour and marker = the
 agent. Here also: small faint markers = single searches, the line through larger markers
-= their mean; grey band = the 10-15% drop the 2020 report found on boards up to 15 x 15;
-thin black dashed line = the expectation over uniformly random layouts. Layout pictures:
-black squares = mines.
+= their mean; dashed with open markers = basic trying every move each round; grey band =
+the 10-15% drop the 2020 report found on boards up to 15 x 15. Layout pictures: dark
+squares = mines (coloured: where the search moved a mine; light grey: the cell it left).
 
 * fig_drop: relative drop of the score (held-out games) against the board side;
-* fig_cluster: share of mines on the border and mine neighbours of a mine, random
-  layouts vs searched ones;
+* fig_cluster: how the share of mines on the border and the mine neighbours of a mine
+  change from the random start to the searched layout (paired, per search);
 * fig_layouts: random start layouts and what each agent's search made of them;
 * fig_exhaustive: 3x3 and 4x4, every layout: mean score over all layouts vs the hardest
   layout (held-out games), with the hardest layouts drawn.
@@ -104,38 +104,50 @@ def fig_drop(df):
 
 
 def fig_cluster(df):
-    df = main_series(df)
+    df = df[df.steps > 0].copy()  # searches that moved no mine left their start as it was
+    df["d_border"] = df.border - df.border_start
+    df["d_nb"] = df.nb - df.nb_start
     dens = sorted(df.density.unique())
     fig, grid = _grid(2, len(dens), 4.8, sharey="row")
     for j, d in enumerate(dens):
         sub = df[np.isclose(df.density, d)]
-        for i, (y, start, rnd) in enumerate((("border", "border_start", "border_random"),
-                                              ("nb", "nb_start", "nb_random"))):
+        for i, y in enumerate(("d_border", "d_nb")):
             ax = grid[i, j]
-            exp = sub.groupby("dim")[rnd].mean()
-            ax.plot(exp.index, exp.values, color="black", ls="--", lw=0.8,
-                    label="random layouts (expected)", zorder=1)
-            st = sub.drop_duplicates(["dim", "rep"]).groupby("dim")[start].mean()
-            ax.plot(st.index, st.values, color="0.5", ls=":", marker=".", ms=3, lw=0.8,
-                    label="the random starts (mean)", zorder=1)
+            ax.axhline(0, color="black", lw=0.6)
             for agent in AGENTS:
                 _agent_points(ax, sub, y, agent)
+            _agent_points(ax, sub, y, "basic", steepest=True)
             if i == 0:
                 ax.set_title(f"density {d:g}")
             else:
                 ax.set_xlabel("board side d (d x d)")
             ax.set_xticks(sorted(df.dim.unique()))
-    grid[0, 0].set_ylabel("share of mines\non the border")
-    grid[1, 0].set_ylabel("mines among a\nmine's 8 neighbours")
-    _caption(fig, grid, "Do hard layouts cluster at the borders? Searched layouts (agent "
-             "colours) against random ones", ["faint: each search; line: their mean"])
+    grid[0, 0].set_ylabel("change in the share\nof mines on the border")
+    grid[1, 0].set_ylabel("change in mines among\na mine's 8 neighbours")
+    _caption(fig, grid, "Do hard layouts cluster, or gather at the borders? Searched layout "
+             "minus its random start",
+             ["each search against its own start (faint: each search; line: their mean), "
+              f"the {len(df)} searches that kept at least one move; above 0: more mines on "
+              "the border (top), mines closer together (bottom)"])
     return fig
 
 
-def _draw_layout(ax, key):
-    lay = parse_key(key).astype(float)
+MINE = (0.2, 0.2, 0.2)  # a mine (in both layouts, when two are compared)
+LEFT = (0.82, 0.82, 0.82)  # a cell a mine moved away from
+
+
+def _draw_layout(ax, key, start=None, colour=None):
+    """A layout as squares; with ``start``, the mines that moved are drawn in ``colour``
+    where they went and the cells they left in light grey."""
+    lay = parse_key(key)
     h, w = lay.shape
-    ax.imshow(lay, cmap="Greys", vmin=0, vmax=1.25, interpolation="nearest")
+    img = np.ones((h, w, 3))
+    img[lay] = MINE
+    if start is not None:
+        old = parse_key(start)
+        img[lay & ~old] = ps.matplotlib.colors.to_rgb(colour)
+        img[old & ~lay] = LEFT
+    ax.imshow(img, interpolation="nearest")
     ax.set_xticks(np.arange(-0.5, w, 1), minor=True)
     ax.set_yticks(np.arange(-0.5, h, 1), minor=True)
     ax.grid(which="minor", color="0.8", lw=0.3)
@@ -160,24 +172,27 @@ def fig_layouts(df, density=0.2, dims=None):
                 continue
             r = rows.loc[agent]
             assert r.start_layout == first.start_layout  # same seed, same start
-            _draw_layout(ax, r.layout)
+            _draw_layout(ax, r.layout, r.start_layout, ps.agent_style(agent)[0])
             ax.set_title(f"{agent}: {r.eval_start:.2f} -> {r.eval_score:.2f} "
                          f"(-{r.rel_drop:.0f}%)", fontsize=7, color=ps.agent_style(agent)[0])
     grid[0, 0].set_ylabel("random start")
     for i, agent in enumerate(AGENTS, start=1):
         grid[i, 0].set_ylabel(f"searched for {agent}")
     size = ps.STYLE["figure.titlesize"]
-    text = (f"Hard layouts at density {density:g} (first search of each board; black = mine). "
-            f"Titles: the agent's mean score on {int(df.eval_plays.max()):,} held-out games, "
-            "random start -> searched")
+    text = (f"Hard layouts at density {density:g}, the first search of each board. Dark: a "
+            "mine (in both layouts); coloured: where a mine moved to; light grey: the cell it "
+            f"left. Titles: the agent's mean score on {int(df.eval_plays.max()):,} held-out "
+            "games, random start -> searched")
     fig.suptitle("\n".join(ps._wrap(fig, text, size)), fontsize=size)
     return fig
 
 
 def fig_exhaustive(ex, tops):
-    boards = list(dict.fromkeys(ex.board))
-    fig = ps.plt.figure(figsize=(ps.WIDE, 6.2), layout="constrained")
-    top, bottom = fig.subfigures(2, 1, height_ratios=[1.0, 1.15])
+    boards = sorted(set(ex.board), key=lambda b: int(b.split("x")[0]))
+    cols = [(b, m) for b in boards for m in sorted(ex[ex.board == b].mines.unique())]
+    fig = ps.plt.figure(figsize=(ps.WIDE, 3.3 + 1.1 * len(AGENTS) * 11 / max(len(cols), 11)),
+                        layout="constrained")
+    top, bottom = fig.subfigures(2, 1, height_ratios=[3.0, 1.1 * len(AGENTS)])
     axes = top.subplots(1, len(boards), sharey=True, squeeze=False)[0]
     for ax, b in zip(axes, boards):
         sub = ex[ex.board == b]
@@ -198,7 +213,6 @@ def fig_exhaustive(ex, tops):
     top.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=2,
                frameon=False)
     # the hardest layout of each (board, mines) for each agent
-    cols = [(b, m) for b in boards for m in sorted(ex[ex.board == b].mines.unique())]
     pics = bottom.subplots(len(AGENTS), len(cols), squeeze=False)
     for i, agent in enumerate(AGENTS):
         for j, (b, m) in enumerate(cols):
@@ -216,7 +230,7 @@ def fig_exhaustive(ex, tops):
                       if (ex.agent == a).any())
     text = ("Exhaustive search of small boards: every layout (one per rotation/reflection "
             f"class) scored on the same games ({plays} a layout); the hardest re-scored on "
-            "as many held-out games. Below: the hardest layout of each, black = mine, "
+            "as many held-out games. Below: the hardest layout of each, dark = mine, "
             "title = board/mines: held-out score")
     fig.suptitle("\n".join(ps._wrap(fig, text, size)), fontsize=size)
     return fig
