@@ -141,11 +141,11 @@ class HardBoard:
         right = layout_text(self.layout).splitlines()
         gap = max(len(left[0]), len("random layout")) + 4
         opts = ", ".join(f"{k}={v}" for k, v in self.options.items())
-        lines = [f"hard board for {self.agent} on {self.height}x{self.width}, {self.mines} "
-                 f"mines{', ' + opts if opts else ''}, seed {self.seed}",
+        lines = [f"hard board for {self.agent} on {self.height}x{self.width}, "
+                 f"{_n(self.mines, 'mine')}{', ' + opts if opts else ''}, seed {self.seed}",
                  f"search: {self.plays:,} games a layout (games 0..{self.plays - 1}), "
-                 f"{s.rounds} rounds, {s.steps} moves kept, {s.evaluations:,} layouts "
-                 f"scored, stopped: {s.stopped}",
+                 f"{_n(s.rounds, 'round')}, {_n(s.steps, 'move')} kept, "
+                 f"{_n(s.evaluations, 'layout')} scored, stopped: {s.stopped}",
                  "", "random layout".ljust(gap) + "searched layout"]
         lines += [x.ljust(gap) + y for x, y in zip(left, right)]
         lines += ["",
@@ -160,6 +160,10 @@ class HardBoard:
                   f"mine neighbours of a mine  {a['neighbours']:.2f} -> {b['neighbours']:.2f}"
                   f"  (random layouts: {a['neighbours_random']:.2f} expected)"]
         return "\n".join(lines)
+
+
+def _n(k, noun):
+    return f"{k:,} {noun}{'' if k == 1 else 's'}"
 
 
 def _mines_in_range(cfg, mines):

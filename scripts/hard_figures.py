@@ -58,7 +58,8 @@ def _agent_points(ax, sub, y, agent, steepest=False):
     m = g.groupby("dim")[y].mean()
     kw = dict(ls="--", mfc="none", ms=5) if steepest else dict(ls="-", ms=4)
     ax.plot(m.index + jitter, m.values, color=c, marker=mk, lw=ps.LINEWIDTH, zorder=3,
-            label=f"{agent}, every move a round" if steepest else f"{agent}, 16 moves a round",
+            label=(f"{agent}, every move a round" if steepest
+                   else f"{agent}, {g.tries.iloc[0]} random moves a round"),
             **kw)
 
 
@@ -69,8 +70,8 @@ def _caption(fig, axes, title, notes):
     for ax in np.ravel(axes):
         for h, lab in zip(*ax.get_legend_handles_labels()):
             seen.setdefault(lab, h)
-    fig.legend(seen.values(), seen.keys(), loc="outside lower center", ncols=len(seen),
-               frameon=False)
+    fig.legend(seen.values(), seen.keys(), loc="outside lower center",
+               ncols=len(seen) if len(seen) <= 3 else 2, frameon=False)
     size = ps.STYLE["figure.titlesize"]
     lines = [w for t in [title, *notes] if t for w in ps._wrap(fig, t, size)]
     fig.suptitle("\n".join(lines), fontsize=size)

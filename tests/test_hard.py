@@ -3,6 +3,8 @@ depend on the layout), the objective is deterministic, the local search moves on
 one orthogonal step at a time and lowers the score, the exhaustive search equals a plain
 enumeration, bad arguments are refused by name (API and CLI)."""
 import itertools
+import os
+import re
 
 import numpy as np
 import pytest
@@ -295,3 +297,25 @@ def test_cli_prints_both_layouts_and_the_drop(capsys):
     r = hard_board("basic", 6, mines=6, plays=50, eval_plays=100, tries=None, seed=2)
     assert out == r.text() + "\n"
     assert "random layout" in out and f"paired drop                {r.drop:.4f}" in out
+
+
+# ---------------------------------------------------------------- README
+
+def _readme_section():
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with open(os.path.join(root, "README.md")) as f:
+        text = f.read()
+    start = text.index("### Hard boards")
+    return text[start:text.index("\n## ", start)]
+
+
+def test_readme_examples_run_and_the_cli_output_is_what_it_prints(capsys):
+    sec = _readme_section()
+    blocks = re.findall(r"```python\n(.*?)```", sec, re.S)
+    assert len(blocks) == 2
+    for code in blocks:
+        exec(compile(code, "README.md (Hard boards)", "exec"), {})
+    m = re.search(r"\(`\.venv/bin/fastsweep (hardboard [^`]*)`,.*?```\n(.*?)```", sec, re.S)
+    capsys.readouterr()
+    code, out, err = run_cli(capsys, *m.group(1).split())
+    assert code == 0 and out == m.group(2)
