@@ -24,10 +24,13 @@ agents score on searched layouts than on random ones, and what those layouts loo
 
 Figures (``hard_figures.py``): fig_drop, fig_cluster, fig_layouts, fig_exhaustive.
 
-Budget: the default study takes about 15 minutes on ``--workers 1`` on the shared 2-core
-VM (search 9-10 min, exhaustive 5 min; see README, "Hard boards"); ``--quick`` is a
-smoke run of seconds into out/hard-quick. Rows are appended as each task ends: a rerun
-skips the tasks already in the CSVs.
+Budget: the default study took 10.4 minutes on ``--workers 1`` on the shared 2-core VM
+(2026-11-23, other jobs on both cores: search 515 s, exhaustive 97 s); the VM's speed
+drifts up to 2x, so allow up to about 15. That budget chose the numbers above: 100 games
+a layout and 6 searches a cell for ``probability`` (its searches took 442 of the 515 s),
+patience 5, 16 moves a round, boards up to 15 x 15, 4x4 boards up to 6 mines (8 would
+take 1,674 more classes). ``--quick`` is a smoke run of seconds into out/hard-quick.
+Rows are appended as each task ends: a rerun skips the tasks already in the CSVs.
 
 Usage: python scripts/hard_study.py [--only search,exhaustive] [--workers 1]
                                     [--out results/hard] [--quick]
