@@ -2,13 +2,15 @@
 
 Public API: :func:`run` (a batch of games as a DataFrame), :func:`play` (one game with
 its play-by-play), :func:`sweep` (a grid of configurations on every core, resumable and
-growable), :func:`load` (a sweep folder read back), ``AGENTS`` (the registry), :func:`deduce`, :func:`mine_probabilities` and
+growable), :func:`load` (a sweep folder read back), :func:`hard_board` (a search for
+layouts an agent scores low on), ``AGENTS`` (the registry), :func:`deduce`, :func:`mine_probabilities` and
 :func:`outcome_probabilities` (exact inference on one view), :func:`advise` (an agent's
 move in a position of a real game, :class:`Advice`), :func:`parse_position` (a position's
 text form) and :class:`ManualGame` (an agent playing a real game through a person).
 """
 from .advisor import Advice, advise
 from .agents import AGENTS
+from .hard import hard_board
 from .inference import deduce, mine_probabilities, outcome_probabilities
 from .manual import ManualGame
 from .position_text import parse_position
@@ -16,6 +18,7 @@ from .runner import run
 from .sweep import load, sweep  # sweep: the function; the module stays importable
 from .trace import play
 
-__all__ = ["AGENTS", "Advice", "ManualGame", "advise", "deduce", "load", "mine_probabilities",
-           "outcome_probabilities", "parse_position", "play", "run", "sweep"]
+__all__ = ["AGENTS", "Advice", "ManualGame", "advise", "deduce", "hard_board", "load",
+           "mine_probabilities", "outcome_probabilities", "parse_position", "play", "run",
+           "sweep"]
 __version__ = "0.1.0"

@@ -1,4 +1,5 @@
-"""Command line: ``fastsweep run | play | bench | sweep | plot`` (argparse).
+"""Command line: ``fastsweep run | play | bench | sweep | plot | table | hardboard``
+(argparse).
 
 Every subcommand validates through the same wrappers as the Python API, and every error is
 one line on stderr, ``fastsweep <command>: error: ...``, with exit status 2: argparse's own
@@ -216,7 +217,10 @@ def build_parser():
     else:
         add_parsers(sub)
     from .advise_cli import add_parsers as add_advise
+    from .hard_cli import add_parsers as add_hard
+
     add_advise(sub)  # fastsweep advise: the advisor (position or interactive game)
+    add_hard(sub)  # fastsweep hardboard: layouts an agent scores low on
     return p
 
 

@@ -9,7 +9,7 @@ a stated guess). ``--quick`` runs every study in its smoke-test size into
 out/reproduce-quick/ and leaves results/ and the README alone.
 
 Usage: python3 scripts/reproduce.py [--quick] [--only STEP[,STEP]] [--list]
-Steps: headline, report, reports, noise, profile, bench, inference, hard-views, sweeps.
+Steps: headline, report, reports, noise, hard, profile, bench, inference, hard-views, sweeps.
 """
 import argparse
 import datetime
@@ -36,6 +36,8 @@ STEPS = {
                 ["scripts/reports.py", "--quick", "--out", "{res}/reports"], "reports/", (75, 4)),
     "noise": (["scripts/noise_study.py", "--out", "{res}/noise"],
               ["scripts/noise_study.py", "--quick", "--out", "{res}/noise"], "noise/", (45, 3)),
+    "hard": (["scripts/hard_study.py", "--workers", "1", "--out", "{res}/hard"],
+             ["scripts/hard_study.py", "--quick", "--out", "{res}/hard"], "hard/", (15, 1)),
     "profile": (["scripts/profile.py", "--out", "{res}/profile"],
                 ["scripts/profile.py", "--quick", "--out", "{res}/profile"], "profile/", (5, 1)),
     "bench": (["-m", "fastsweep", "bench", "--repeats", "3", "--out", "{res}/bench.csv"],
@@ -57,7 +59,8 @@ CLEAR = {"headline": ["headline/chunks.jsonl", "headline/per_game", "headline/ru
          "report": ["report_table.csv"],
          "reports": [f"reports/{n}.csv" for n in ("rele2019", "cs440", "patel2020",
                                                   "dhurandhar")],
-         "noise": [f"noise/{n}.csv" for n in ("bonus", "levels", "report000")]}
+         "noise": [f"noise/{n}.csv" for n in ("bonus", "levels", "report000")],
+         "hard": [f"hard/{n}.csv" for n in ("search", "exhaustive", "exhaustive_layouts")]}
 
 
 def machine():

@@ -7,9 +7,9 @@ import importlib
 
 import pytest
 
-MODULES = ["agents", "cli", "debug", "inference", "noise", "options", "output", "pictures",
-           "positions", "runner", "stats", "trace", "kernels.layout", "sweep.grid", "sweep.grow",
-           "sweep.progress", "sweep.table"]
+MODULES = ["agents", "cli", "debug", "hard", "inference", "noise", "options", "output",
+           "pictures", "positions", "runner", "search_layouts", "stats", "trace",
+           "kernels.layout", "sweep.grid", "sweep.grow", "sweep.progress", "sweep.table"]
 
 
 @pytest.mark.parametrize("name", MODULES)
