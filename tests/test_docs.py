@@ -7,8 +7,8 @@ import importlib
 
 import pytest
 
-MODULES = ["agents", "cli", "debug", "inference", "noise", "options", "output", "positions",
-           "runner", "stats", "trace", "kernels.layout", "sweep.grid", "sweep.grow",
+MODULES = ["agents", "cli", "debug", "inference", "influence", "noise", "options", "output",
+           "positions", "runner", "stats", "trace", "kernels.layout", "sweep.grid", "sweep.grow",
            "sweep.progress", "sweep.table"]
 
 
