@@ -50,7 +50,7 @@ from .kernels import count as kc
 from .kernels import layout as kl
 from .kernels import results as kr
 
-EDGE_COLUMNS = ["move", "row", "col", "parent", "parent_row", "parent_col"]
+EDGE_COLUMNS = ["move", "row", "col", "parent", "parent_row", "parent_col", "via"]
 GUESS_COLUMNS = ["move", "row", "col", "outcome", "opening", "decided", "influenced",
                  "longest_chain", "reach"]
 
@@ -254,12 +254,12 @@ def _move_parents(j, board, cells, depth, mine, ref, dec):
         return dec(clues, x, _mask((h, w), clues + chosen), clue_mask, mine)
 
     kept = _drop_each(by_status, status_order)
-    return d, sorted(when[c] for c in clues + kept)
+    return d, sorted([(when[c], "clue") for c in clues] + [(when[c], "status") for c in kept])
 
 
-def parent_sets(trace):
-    """Per move of ``trace``, the indices (0-based moves) of its parents: ``[]`` for a
-    guess. See the module's docstring for which cells they are."""
+def _parent_sets(trace):
+    """Per move of ``trace``, its parents as (move index, "clue" or "status"), sorted;
+    ``[]`` for a guess."""
     _check(trace)
     mv = trace.moves
     cells, codes, decided, mine = _facts(mv)
@@ -282,14 +282,15 @@ def parent_sets(trace):
     return out
 
 
-def influence_graph(trace, parents=None) -> pd.DataFrame:
-    """The deduction graph's edges, one row per (decided move, parent move).
+def influence_graph(trace) -> pd.DataFrame:
+    """The deduction graph's edges, one row per (decided move, parent).
 
     Columns: ``move`` (1-based, as in ``trace.moves``), ``row``, ``col`` of the decided
     cell; ``parent``, ``parent_row``, ``parent_col`` of a cell known before it whose
-    knowledge it needs (see the module's docstring). Guesses have no row as ``move``:
-    they are the roots. Raises ValueError for a game played under noise or with the mine
-    total.
+    knowledge it needs, and ``via``: ``"clue"`` (its clue is one of those that force
+    the cell) or ``"status"`` (only whether it is a mine or safe is needed). Guesses never
+    appear as ``move``: they are the roots. See the module's docstring for which cells
+    are chosen. Raises ValueError for a game played under noise or with the mine total.
 
     Example
     -------
@@ -299,31 +300,34 @@ def influence_graph(trace, parents=None) -> pd.DataFrame:
       0 1 2 3 4 5
     0 0 0 0 0 1 F
     >>> t.influence_graph()  # (0,5) is a mine: the 1 at (0,4), whose (0,3) is safe
-       move  row  col  parent  parent_row  parent_col
-    0     2    0    1       1           0           0
-    1     3    0    2       2           0           1
-    2     4    0    3       3           0           2
-    3     5    0    4       4           0           3
-    4     6    0    5       4           0           3
-    5     6    0    5       5           0           4
+       move  row  col  parent  parent_row  parent_col     via
+    0     2    0    1       1           0           0    clue
+    1     3    0    2       2           0           1    clue
+    2     4    0    3       3           0           2    clue
+    3     5    0    4       4           0           3    clue
+    4     6    0    5       4           0           3  status
+    5     6    0    5       5           0           4    clue
     """
-    ps = parent_sets(trace) if parents is None else parents
+    ps = _parent_sets(trace)
     cells = trace.moves["cell_index"].to_numpy()
     w = trace.config.width
     child = np.array([j for j, p in enumerate(ps) for _ in p], np.int64)
-    par = np.array([q for p in ps for q in p], np.int64)
+    par = np.array([q for p in ps for q, _ in p], np.int64)
     return pd.DataFrame({"move": child + 1, "row": cells[child] // w, "col": cells[child] % w,
                          "parent": par + 1, "parent_row": cells[par] // w,
-                         "parent_col": cells[par] % w}, columns=EDGE_COLUMNS)
+                         "parent_col": cells[par] % w,
+                         "via": [v for p in ps for _, v in p]}, columns=EDGE_COLUMNS)
 
 
-def chain_lengths(parents, roots):
-    """(moves, roots) int array: the longest path from each move back to each root
-    (edges), -1 where no path leads there. ``parents``: per move, its parents' indices
-    (all earlier moves); ``roots``: the root moves' indices."""
-    n = len(parents)
-    L = np.full((n, len(roots)), -1, np.int64)
-    L[np.asarray(roots, np.int64), np.arange(len(roots))] = 0
+def chain_lengths(edges, moves, roots):
+    """(moves, len(roots)) int array: the longest path (in edges) from each move back to
+    each root, -1 where no path leads there. ``edges``: :func:`influence_graph`'s table;
+    ``roots``: the root moves (1-based)."""
+    parents = [[] for _ in range(moves)]
+    for m, p in zip(edges["move"].to_numpy(), edges["parent"].to_numpy()):
+        parents[m - 1].append(p - 1)  # parents are earlier moves: one pass in move order
+    L = np.full((moves, len(roots)), -1, np.int64)
+    L[np.asarray(roots, np.int64) - 1, np.arange(len(roots))] = 0
     for j, p in enumerate(parents):
         if p:
             best = L[p].max(axis=0)
@@ -331,7 +335,7 @@ def chain_lengths(parents, roots):
     return L
 
 
-def influence(trace, parents=None) -> pd.DataFrame:
+def influence(trace, edges=None) -> pd.DataFrame:
     """Per guess (the opening included), how far the deductions that follow it reach.
 
     Columns: ``move``, ``row``, ``col``, ``outcome`` (as in ``trace.moves``), ``opening``
@@ -339,8 +343,8 @@ def influence(trace, parents=None) -> pd.DataFrame:
     guess), ``influenced`` (cells whose chains lead back to it, at any later time),
     ``longest_chain`` (the longest path back to it, in deductions: a cell with several
     parents counts the longest), ``reach`` (the largest Chebyshev distance from it to a
-    cell with a path, any path, back to it; 0 if none). ``parents``: from
-    :func:`parent_sets`, to reuse one computation.
+    cell with a path, any path, back to it; 0 if none). ``edges``: the trace's
+    :func:`influence_graph`, to reuse one computation.
 
     Example
     -------
@@ -350,10 +354,10 @@ def influence(trace, parents=None) -> pd.DataFrame:
        move  row  col  decided  longest_chain  reach
     0     1    0    0        5              5      5
     """
-    ps = parent_sets(trace) if parents is None else parents
+    edges = influence_graph(trace) if edges is None else edges
     mv = trace.moves
     roots = np.flatnonzero(mv["kind"].to_numpy() == kl.A_GUESS)
-    L = chain_lengths(ps, roots)
+    L = chain_lengths(edges, len(mv), roots + 1)
     w = trace.config.width
     cells = mv["cell_index"].to_numpy()
     r, c = cells // w, cells % w
