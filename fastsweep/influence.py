@@ -163,10 +163,8 @@ def _minimal(decides, order):
 
 
 def _drop_each(decides, order):
-    """The same subset as :func:`_minimal`, one deduction per member (fewer when most
-    members stay, as a clue's known neighbours mostly do)."""
-    if not decides(order):
-        raise RuntimeError("the cells given do not decide the cell")
+    """The same subset as :func:`_minimal` for an ``order`` that decides, one deduction
+    per member (fewer when most members stay, as a clue's known neighbours mostly do)."""
     kept = list(order)
     for c in reversed(order):
         rest = [k for k in kept if k != c]
@@ -253,7 +251,7 @@ def _move_parents(j, board, cells, depth, mine, ref, dec):
     def by_status(chosen):  # the clues, the status of ``chosen``, the rest hidden
         return dec(clues, x, _mask((h, w), clues + chosen), clue_mask, mine)
 
-    kept = _drop_each(by_status, status_order)
+    kept = _drop_each(by_status, status_order)  # (all of them decide: as every status)
     return d, sorted([(when[c], "clue") for c in clues] + [(when[c], "status") for c in kept])
 
 

@@ -43,7 +43,7 @@ from fastsweep import influence as fi  # noqa: E402
 
 AGENTS = ("basic", "inference")
 DENSITIES = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3)
-GAMES = {9: 300, 16: 150}  # games per point (the default run: about 10 minutes, 1 worker)
+GAMES = {9: 300, 16: 100}  # games per point (the default run: about 10 minutes, 1 worker)
 QUICK = {9: 6, 16: 3}
 SEED = 2017
 
@@ -126,10 +126,17 @@ def main(argv=None):
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--quick", action="store_true", help="a few games a point (smoke test)")
     ap.add_argument("--seed", type=int, default=SEED)
+    ap.add_argument("--games9", type=int, help=f"games a 9x9 point (default {GAMES[9]})")
+    ap.add_argument("--games16", type=int, help=f"games a 16x16 point (default {GAMES[16]})")
     a = ap.parse_args(argv)
     if a.workers < 1:
         ap.error(f"--workers: must be at least 1, got {a.workers}")
-    games = QUICK if a.quick else GAMES
+    games = dict(QUICK if a.quick else GAMES)
+    for size, n in ((9, a.games9), (16, a.games16)):
+        if n is not None:
+            if n < 1:
+                ap.error(f"--games{size}: must be at least 1, got {n}")
+            games[size] = n
     os.makedirs(os.path.join(a.out, "points"), exist_ok=True)
     t0 = time.time()
     todo = [(ag, s, d) for s in (16, 9) for ag in AGENTS for d in DENSITIES  # longest first
