@@ -13,6 +13,8 @@ import pandas as pd
 
 from .agents import AGENTS, kernels_for, reason_text
 from .config import GameConfig, check_game_index, check_seed
+from .influence import influence as _influence
+from .influence import influence_graph as _influence_graph
 from .kernels import layout as kl
 from .kernels import game as kg
 from .options import agent_params, given, make_config
@@ -31,7 +33,10 @@ def _rc(cell: int, width: int) -> str:
 @dataclass
 class Trace:
     """One traced game. ``moves`` has one row per move: move, action, cell (row, col),
-    row, col, outcome (clue, or 'detonated' / 'flagged'), reason."""
+    row, col, outcome (clue, or 'detonated' / 'flagged'), reason; and for programs: kind
+    (layout.A_*), cell_index, out (the value shown, -1 detonated, -2 flagged),
+    probability, why (the reason's code, layout.R_*) and ref (its reference cell index,
+    e.g. the clue of a single-clue rule; see layout.R_*)."""
 
     config: GameConfig
     seed: int
@@ -164,6 +169,17 @@ class Trace:
         body = [f"{r:>{rw}} {row}" + (f" {r}" if right else "") for r, row in enumerate(rows)]
         return "\n".join(head + body + (head if h > 20 else []))
 
+    def influence(self):
+        """Per guess (the opening included): cells decided before the next guess, cells
+        whose chains of deductions lead back to it, its longest chain and its reach; see
+        :func:`fastsweep.influence.influence` (with an example)."""
+        return _influence(self)
+
+    def influence_graph(self):
+        """The deduction graph's edges (decided move -> the known cells it needed); see
+        :func:`fastsweep.influence.influence_graph` (with an example)."""
+        return _influence_graph(self)
+
     def text(self, every: int = 0) -> str:
         """The play-by-play: one line per move, the board every ``every`` moves (0: only
         at the end, where the mines still hidden are shown), the legend and a summary line."""
@@ -273,6 +289,8 @@ def play(agent, size, mines=None, density=None, seed=0, game=0, rules="keep-goin
         "cell_index": cell,
         "out": outc,
         "probability": probs[:k],
+        "why": why,  # reason code (layout.R_*)
+        "ref": ref,  # the reason's reference cell (see layout.R_*), e.g. the rule's clue
     })
     mines_ = int(o[kg.OUT_MINES])
     result = {
