@@ -76,10 +76,15 @@ def fig_bonus(df, width=30):
         grid[1, j].set_xlabel("mine density")
     grid[0, 0].set_ylabel("mines flagged correctly (%)")
     grid[1, 0].set_ylabel("wrong flags per mine (%)")
-    n = int(df.games.min())
+    lo, hi = int(df.games.min()), int(df.games.max())
+    n = f"{lo:,}" if lo == hi else f"{lo:,}-{hi:,}"
+    notes = [f"{board}, keep-going, no mine total; {n} games a point"]
+    aware = df[(df.agent != "basic") & ~df.options.str.contains("noise_aware|flag_threshold")]
+    if aware.agent.nunique() > 1:  # both noise-aware agents: their zero lines coincide
+        notes.append("with p_pos 0.2 both noise-aware agents flag nothing: their lines at 0 "
+                     "lie on each other")
     _finish(fig, list(grid.ravel()), "The assignment's bonus: a detector that misses mines "
-            "(p_neg) and sees mines that are not there (p_pos)",
-            [f"{board}, keep-going, no mine total; {n:,} games a point"], bands)
+            "(p_neg) and sees mines that are not there (p_pos)", notes, bands)
     return fig
 
 

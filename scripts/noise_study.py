@@ -23,8 +23,8 @@ board and the same noise for every agent (common random numbers).
 
 The committed results are the defaults (300 games a cell, 200 for noise-aware
 probability on 30x30 and noise-aware inference: the noise-aware agents take 0.006-0.04 s
-a 10x10 game, 0.1-0.2 s (probability) to 0.6-1.6 s (inference) a 16x16 game and 0.5-1.2 s
-a 30x30 game (probability)).
+a 10x10 game, 0.01-0.64 s a 16x16 game and 1.1-5.1 s a 30x30 game (probability), two
+workers on the loaded 2-core VM).
 
 Usage: python scripts/noise_study.py [--only bonus,levels,report000] [--games 300]
                                      [--workers 2] [--out results/noise] [--quick]
@@ -74,10 +74,10 @@ BONUS_DENSITIES = [0.05, 0.1, 0.15, 0.2, 0.25]
 TRUSTING = [p for p in PLAYERS if p[0] == "basic" or "trusting" in p[0]]
 STUDIES = {
     # noise-aware probability counts every clue as soft with no incremental cache:
-    # 0.1-0.2 s a 16x16 game, 0.5-1.2 s a 30x30 one (200 games a 30x30 cell, SLOW);
-    # noise-aware inference guesses at random, so its frontier spreads over the whole
-    # board: 0.6-1.6 s a 16x16 game (200 games a cell) and 1-5 s and more a 30x30 one:
-    # 16x16 only
+    # 0.1-0.2 s a 16x16 game, 1-5 s a 30x30 one on the loaded VM (200 games a 30x30
+    # cell, SLOW); noise-aware inference guesses at random, so its frontier spreads over
+    # the whole board: up to 0.6 s a 16x16 game (200 games a cell) and 1-5 s and more a
+    # 30x30 one: 16x16 only
     # (with both errors, noise-aware probability flagging only certain mines is left out
     # on 30x30: with p_pos > 0 no mine is ever certain, so it flags none, as its 30x30
     # rows under p_pos alone and its 16x16 rows show)
