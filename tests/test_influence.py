@@ -261,3 +261,20 @@ def test_chain_objective_bad_arguments():
         ChainObjective("basic", 5, plays=2, mine_count=True)
     with pytest.raises(ValueError, match="layout"):
         ChainObjective("basic", 5, plays=2, mines=3)
+
+
+def test_readme_chain_search_example_runs():
+    import os
+    import re
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with open(os.path.join(root, "README.md")) as f:
+        text = f.read()
+    start = text.index("### Chains of influence")
+    sec = text[start:text.index("\n## ", start)]
+    blocks = [b for b in re.findall(r"```python\n(.*?)```", sec, re.S)
+              if "longest_chain_board" in b]
+    assert len(blocks) == 1
+    ns = {}
+    import textwrap
+    exec(compile(textwrap.dedent(blocks[0]), "README.md (Chains of influence)", "exec"), ns)
+    assert ns["r"].chain >= ns["r"].start_chain
