@@ -7,8 +7,8 @@ import importlib
 
 import pytest
 
-MODULES = ["agents", "cli", "debug", "hard", "inference", "influence", "noise", "options",
-           "output", "pictures", "positions", "runner", "search_layouts", "stats", "trace",
+MODULES = ["agents", "cli", "debug", "hard", "inference", "influence", "influence_search",
+           "noise", "options", "output", "pictures", "positions", "runner", "search_layouts", "stats", "trace",
            "kernels.layout", "sweep.grid", "sweep.grow", "sweep.progress", "sweep.table"]
 
 

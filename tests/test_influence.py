@@ -190,3 +190,91 @@ def test_empty_graph_when_every_move_is_a_guess():
     g = t.influence()
     assert (g.decided == 0).all() and (g.longest_chain == 0).all() and len(g) == 3
     assert isinstance(g, pd.DataFrame)
+
+
+# --- the longest chain over layouts (fastsweep/influence_search.py) -----------------------
+
+from fastsweep.influence_search import ChainObjective, longest_chain_board  # noqa: E402
+
+
+def _direct_chain(agent, lay, seed, games):
+    """The mean longest chain straight from play(...).influence() on the given games."""
+    return float(np.mean([fastsweep.play(agent, lay.shape, layout=lay, seed=seed, game=g)
+                          .influence()["longest_chain"].max() for g in games]))
+
+
+def test_chain_search_raises_the_objective_by_one_step_moves():
+    r = longest_chain_board("basic", 6, mines=6, plays=3, tries=5, patience=1, seed=3,
+                            eval_plays=3)
+    h = r.history
+    assert r.chain >= r.start_chain
+    assert (np.diff(h["value"].to_numpy()) >= 0).all()  # never lowered, round by round
+    assert r.search.steps >= 1, "the search kept no move: nothing below is checked"
+    assert np.array_equal(r.path[0], r.start) and np.array_equal(r.path[-1], r.layout)
+    kept = h[h.accepted]
+    assert len(r.path) == len(kept) + 1
+    for (a, b), mv in zip(zip(r.path, r.path[1:]), kept.itertuples()):
+        assert a.sum() == b.sum() == 6
+        (fr, fc), = np.argwhere(a & ~b)  # exactly one mine left one cell ...
+        (tr, tc), = np.argwhere(b & ~a)  # ... for exactly one empty cell
+        assert abs(fr - tr) + abs(fc - tc) == 1  # one orthogonal step
+        assert (fr, fc, tr, tc) == (mv.from_row, mv.from_col, mv.to_row, mv.to_col)
+    # the values are the objective on the search's games and on the held-out ones
+    assert r.start_chain == _direct_chain("basic", r.start, 3, range(3))
+    assert r.chain == _direct_chain("basic", r.layout, 3, range(3))
+    assert r.eval_chain == _direct_chain("basic", r.layout, 3, range(3, 6))
+
+
+def test_chain_objective_is_deterministic_and_direct():
+    rng = np.random.default_rng(7)
+    for agent in ("basic", "inference"):
+        lay = np.zeros(36, bool)
+        lay[rng.choice(36, 7, replace=False)] = True
+        lay = lay.reshape(6, 6)
+        f = ChainObjective(agent, 6, plays=4, seed=3, first_game=2)
+        assert f(lay) == f(lay) == _direct_chain(agent, lay, 3, range(2, 6))
+        assert f.chains(lay).tolist() == [
+            fastsweep.play(agent, 6, layout=lay, seed=3, game=g).influence()
+            ["longest_chain"].max() for g in range(2, 6)]
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    (dict(plays=0), "plays"), (dict(eval_plays=0), "eval_plays"),
+    (dict(patience=-1), "patience"), (dict(tries=0), "tries"),
+    (dict(agent="nope"), "agent"), (dict(mines=0), "mines"), (dict(mines=25), "mines"),
+    (dict(mines=None, density=1.0), "density"), (dict(mine_count=True), "mine_count"),
+    (dict(noise="optimistic"), "noise"), (dict(layout=[(0, 0)]), "layout"),
+])
+def test_chain_search_bad_arguments(kwargs, name):
+    args = dict(agent="basic", size=5, mines=3, plays=2, eval_plays=2)
+    args.update(kwargs)
+    with pytest.raises(ValueError, match=name):
+        longest_chain_board(**args)
+
+
+def test_chain_objective_bad_arguments():
+    with pytest.raises(ValueError, match="plays"):
+        ChainObjective("basic", 5, plays=0)
+    with pytest.raises(ValueError, match="agent"):
+        ChainObjective("nope", 5, plays=2)
+    with pytest.raises(ValueError, match="mine_count"):
+        ChainObjective("basic", 5, plays=2, mine_count=True)
+    with pytest.raises(ValueError, match="layout"):
+        ChainObjective("basic", 5, plays=2, mines=3)
+
+
+def test_readme_chain_search_example_runs():
+    import os
+    import re
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with open(os.path.join(root, "README.md")) as f:
+        text = f.read()
+    start = text.index("### Chains of influence")
+    sec = text[start:text.index("\n## ", start)]
+    blocks = [b for b in re.findall(r"```python\n(.*?)```", sec, re.S)
+              if "longest_chain_board" in b]
+    assert len(blocks) == 1
+    ns = {}
+    import textwrap
+    exec(compile(textwrap.dedent(blocks[0]), "README.md (Chains of influence)", "exec"), ns)
+    assert ns["r"].chain >= ns["r"].start_chain
