@@ -186,6 +186,38 @@ def random_layout(h, w, mines, rng, allowed=None, attempts=1000):
                      f"first-click rule in {attempts} draws")
 
 
+def search_board(objective, name, minimize, salt, agent, size, mines, density, plays,
+                 eval_plays, patience, tries, seed, min_gain, max_rounds, options, check=None):
+    """The local search over layouts shared by :func:`hard_board` and
+    :func:`fastsweep.influence_search.longest_chain_board`: checks the arguments (errors
+    name them; ``name`` is the caller's), draws the random start (its own stream, ``salt``)
+    and runs :func:`~fastsweep.search_layouts.local_search` on ``objective(agent, (h, w),
+    plays, seed, 0, **options)``. ``check(cfg)`` refuses configurations the objective
+    cannot score. Returns (cfg, plays, eval_plays, seed, search result)."""
+    if "layout" in options:
+        raise ValueError(f"layout: {name} searches the layout; give mines or density")
+    if "games" in options:
+        raise ValueError(f"games: {name} takes plays= (games a layout) and eval_plays=")
+    cfg = make_config(agent, size, mines=mines, density=density, **options)
+    if check is not None:
+        check(cfg)
+    _mines_in_range(cfg, mines)
+    plays = check_games(plays, "plays")
+    eval_plays = check_games(eval_plays, "eval_plays")
+    patience = _check_int("patience", patience, 0)
+    if tries is not None:
+        tries = _check_int("tries", tries, 1)
+    seed = check_seed(seed)
+    h, w = cfg.height, cfg.width
+    obj = objective(agent, (h, w), plays, seed, 0, **options)
+    rng = np.random.default_rng([seed, salt])
+    start = random_layout(h, w, cfg.mines, rng, obj.allowed)
+    res = local_search(obj, start, minimize=minimize, patience=patience, tries=tries,
+                       min_gain=min_gain, seed=rng, max_rounds=max_rounds,
+                       allowed=obj.allowed)
+    return cfg, plays, eval_plays, seed, res
+
+
 def hard_board(agent, size, mines=None, density=None, plays=200, patience=5, tries=16,
                seed=0, eval_plays=1000, min_gain=0.01, max_rounds=10_000,
                **options) -> HardBoard:
@@ -208,25 +240,11 @@ def hard_board(agent, size, mines=None, density=None, plays=200, patience=5, tri
     >>> r.score < r.start_score, int(r.layout.sum())
     (True, 5)
     """
-    if "layout" in options:
-        raise ValueError("layout: hard_board searches the layout; give mines or density")
-    if "games" in options:
-        raise ValueError("games: hard_board takes plays= (games a layout) and eval_plays=")
-    cfg = make_config(agent, size, mines=mines, density=density, **options)
-    _mines_in_range(cfg, mines)
-    plays = check_games(plays, "plays")
-    eval_plays = check_games(eval_plays, "eval_plays")
-    patience = _check_int("patience", patience, 0)
-    if tries is not None:
-        tries = _check_int("tries", tries, 1)
-    seed = check_seed(seed)
+    cfg, plays, eval_plays, seed, res = search_board(
+        ScoreObjective, "hard_board", True, 0x48415244,  # "HARD": apart from the game streams
+        agent, size, mines, density, plays, eval_plays, patience, tries, seed, min_gain,
+        max_rounds, options)
     h, w = cfg.height, cfg.width
-    obj = ScoreObjective(agent, (h, w), plays, seed, 0, **options)
-    rng = np.random.default_rng([seed, 0x48415244])  # "HARD": apart from the game streams
-    start = random_layout(h, w, cfg.mines, rng, obj.allowed)
-    res = local_search(obj, start, minimize=True, patience=patience, tries=tries,
-                       min_gain=min_gain, seed=rng, max_rounds=max_rounds,
-                       allowed=obj.allowed)
     held = ScoreObjective(agent, (h, w), eval_plays, seed, plays, **options)
     a, b = held.scores(res.start), held.scores(res.layout)
     d, lo, hi = mean_ci(a - b)

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .config import check_games, check_seed
-from .hard import _mines_in_range, random_layout
+from .hard import search_board
 from .options import make_config
-from .search_layouts import SearchResult, _check_int, local_search
+from .search_layouts import SearchResult, _check_int
 from .trace import play
 
 
@@ -123,28 +123,11 @@ def longest_chain_board(agent, size, mines=None, density=None, plays=20, patienc
     >>> r.chain >= r.start_chain, int(r.layout.sum()), len(r.path) == r.search.steps + 1
     (True, 4, True)
     """
-    if "layout" in options:
-        raise ValueError("layout: longest_chain_board searches the layout; give mines or "
-                         "density")
-    if "games" in options:
-        raise ValueError("games: longest_chain_board takes plays= (games a layout) and "
-                         "eval_plays=")
-    cfg = make_config(agent, size, mines=mines, density=density, **options)
-    _exact_game(cfg)
-    _mines_in_range(cfg, mines)
-    plays = check_games(plays, "plays")
-    eval_plays = check_games(eval_plays, "eval_plays")
-    patience = _check_int("patience", patience, 0)
-    if tries is not None:
-        tries = _check_int("tries", tries, 1)
-    seed = check_seed(seed)
+    cfg, plays, eval_plays, seed, res = search_board(
+        ChainObjective, "longest_chain_board", False, 0x43484149,  # "CHAI": own stream
+        agent, size, mines, density, plays, eval_plays, patience, tries, seed, min_gain,
+        max_rounds, options, check=_exact_game)
     h, w = cfg.height, cfg.width
-    obj = ChainObjective(agent, (h, w), plays, seed, 0, **options)
-    rng = np.random.default_rng([seed, 0x43484149])  # "CHAI": apart from the game streams
-    start = random_layout(h, w, cfg.mines, rng, obj.allowed)
-    res = local_search(obj, start, minimize=False, patience=patience, tries=tries,
-                       min_gain=min_gain, seed=rng, max_rounds=max_rounds,
-                       allowed=obj.allowed)
     held = ChainObjective(agent, (h, w), eval_plays, seed, plays, **options)
     return ChainBoard(agent=agent, height=h, width=w, mines=cfg.mines, plays=plays,
                       eval_plays=eval_plays, seed=seed, start=res.start, layout=res.layout,

@@ -306,7 +306,8 @@ def _readme_section():
     with open(os.path.join(root, "README.md")) as f:
         text = f.read()
     start = text.index("### Hard boards")
-    return text[start:text.index("\n## ", start)]
+    # (to the next section of the same or a higher level; its own #### parts stay in)
+    return text[start:min(text.index(m, start) for m in ("\n## ", "\n### "))]
 
 
 def test_readme_examples_run_and_the_cli_output_is_what_it_prints(capsys):
