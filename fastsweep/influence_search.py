@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .config import check_games, check_seed
-from .hard import search_board
+from .hard import ScoreObjective, search_board
 from .options import make_config
 from .search_layouts import SearchResult, _check_int
 from .trace import play
@@ -32,7 +31,7 @@ def _exact_game(cfg):
                          "mine total (mine_count=False)")
 
 
-class ChainObjective:
+class ChainObjective(ScoreObjective):
     """The mean over games ``first_game .. first_game + plays - 1`` of ``seed`` of each
     game's longest chain of deductions on a layout: deterministic in the layout.
     ``options``: :func:`fastsweep.play`'s game options (no noise, no mine total).
@@ -44,24 +43,13 @@ class ChainObjective:
     """
 
     def __init__(self, agent, size, plays, seed=0, first_game=0, **options):
-        if "layout" in options or "mines" in options or "density" in options:
-            raise ValueError("layout: the objective is given the layout; do not pass "
-                             "layout, mines or density")
-        self.plays = check_games(plays, "plays")
-        self.seed = check_seed(seed)
-        self.first_game = _check_int("first_game", first_game, 0)
-        self.agent, self.size, self.options = agent, size, options
-        _exact_game(make_config(agent, size, mines=1, **options))  # agent, size, options
+        super().__init__(agent, size, plays, seed, _check_int("first_game", first_game, 0),
+                         **options)
+        _exact_game(make_config(agent, size, mines=1, **options))
 
-    def allowed(self, layout) -> bool:
-        """Whether the game options accept the layout (a fixed first cell that must be
-        safe, say)."""
-        try:
-            make_config(self.agent, self.size, layout=np.asarray(layout, bool),
-                        **self.options)
-        except ValueError:
-            return False
-        return True
+    @property
+    def plays(self) -> int:
+        return self.games
 
     def chains(self, layout) -> np.ndarray:
         """Each game's longest chain on ``layout``."""
@@ -69,7 +57,7 @@ class ChainObjective:
         return np.array([play(self.agent, self.size, layout=lay, seed=self.seed,
                               game=self.first_game + i, **self.options)
                          .influence()["longest_chain"].max()
-                         for i in range(self.plays)], np.int64)
+                         for i in range(self.games)], np.int64)
 
     def __call__(self, layout) -> float:
         return float(self.chains(layout).mean())

@@ -13,18 +13,11 @@ import pytest
 from fastsweep import AGENTS, bench, cli, output, play, run
 from fastsweep.runner import COLUMNS
 from fastsweep.trace import LEGEND
+from cli_helper import run_cli as main
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def main(capsys, *argv):
-    """(exit code, stdout, stderr) of the CLI run in this process."""
-    try:
-        code = cli.main(list(argv))
-    except SystemExit as e:
-        code = e.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 # ---------------------------------------------------------------- errors

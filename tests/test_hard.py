@@ -9,12 +9,13 @@ import re
 import numpy as np
 import pytest
 
-from fastsweep import cli, hard_board, run
+from fastsweep import hard_board, run
 from fastsweep.config import agent_params, make_config
 from fastsweep.hard import ScoreObjective, hardest_layouts, layout_stats
 from fastsweep.kernels import game as kg
 from fastsweep.search_layouts import (all_layouts, canonical, exhaustive, layout_key,
                                       local_search, mine_steps, parse_key, symmetries)
+from cli_helper import run_cli
 
 
 def random_layout(rng, h, w, m):
@@ -264,13 +265,6 @@ def test_generic_search_refuses_bad_arguments():
     assert np.array_equal(parse_key(layout_key(lay)), lay)
 
 
-def run_cli(capsys, *argv):
-    try:
-        code = cli.main(list(argv))
-    except SystemExit as e:
-        code = e.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.mark.parametrize("argv,line", [

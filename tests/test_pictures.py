@@ -10,8 +10,9 @@ from matplotlib import animation
 from PIL import Image
 
 import fastsweep
-from fastsweep import cli, pictures, play
+from fastsweep import pictures, play
 from fastsweep.pictures import frame_moves
+from cli_helper import run_cli as main
 
 HIDDEN, REVEALED, FLAGGED, DETONATED = 0, 1, 2, 3
 
@@ -234,13 +235,6 @@ def test_bad_arguments(tmp_path):
     plt.close(noisy.plot(3))  # without the shading a noisy game is drawn
 
 
-def main(capsys, *argv):
-    try:
-        code = cli.main(list(argv))
-    except SystemExit as e:
-        code = e.code
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 GAME = ["play", "--size", "5x6", "--mines", "4", "--seed", "2"]
