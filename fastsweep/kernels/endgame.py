@@ -35,7 +35,7 @@ from .view import fill_state
 
 MINE = 9  # a table entry: the cell is a mine in that layout
 NVAL = 9  # clue values 0..8
-TT_WORDS = 1 << 22  # the transposition table's keys: at most this many uint64 (32 MB)
+TT_WORDS = 1 << 23  # the transposition table's keys: at most this many uint64 (64 MB)
 
 
 @intrinsic
@@ -318,6 +318,21 @@ def _tt_slot(keys, used, node, cap):
 
 
 @njit(cache=True)
+def _tt_grow(keys, vals, used, cap):
+    """The table's entries rehashed into one of twice the capacity."""
+    k2 = np.zeros((2 * cap, keys.shape[1]), np.uint64)
+    v2 = np.zeros(2 * cap, np.int64)
+    u2 = np.zeros(2 * cap, np.bool_)
+    for s in range(cap):
+        if used[s]:
+            t = _tt_slot(k2, u2, keys[s], 2 * cap)
+            k2[t] = keys[s]
+            v2[t] = vals[s]
+            u2[t] = True
+    return k2, v2, u2
+
+
+@njit(cache=True)
 def _frame(d, node, cnt, M, V, nc, root, order, mode, curj, vi, sm, rem, best, bestj):
     """Set up the frame of depth ``d`` for ``node`` (``cnt`` layouts, at least 2): a free
     reveal (the lowest candidate safe in every layout whose clue differs across them;
@@ -424,10 +439,13 @@ def best_move(table, node_budget):
     rem = np.zeros(depth, np.int64)
     best = np.zeros(depth, np.int64)
     bestj = np.zeros(depth, np.int64)
-    # transposition table: full keys, fixed capacity (no more inserts at 3/4 full)
+    # transposition table: full keys; it doubles from 1024 slots (a small search
+    # allocates little) up to a fixed capacity (2 x the budget, at most TT_WORDS keys'
+    # words), then takes no more entries once 3/4 full
+    maxcap = 1024
+    while maxcap < 2 * node_budget and 2 * maxcap * nw <= TT_WORDS:
+        maxcap *= 2
     cap = 1024
-    while cap < 2 * node_budget and 2 * cap * nw <= TT_WORDS:
-        cap *= 2
     keys = np.zeros((cap, nw), np.uint64)
     vals = np.zeros(cap, np.int64)
     used = np.zeros(cap, np.bool_)
@@ -497,6 +515,9 @@ def best_move(table, node_budget):
         r = sm[d] if mode[d] == 0 else best[d]
         if d == 0:
             return cj[bestj[0]], r, nodes
+        if stored * 4 >= cap * 3 and cap < maxcap:
+            keys, vals, used = _tt_grow(keys, vals, used, cap)
+            cap *= 2
         if stored * 4 < cap * 3:
             s = _tt_slot(keys, used, nodes_[d], cap)
             if not used[s]:
