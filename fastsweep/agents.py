@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from .kernels import layout as kl
 from .kernels.policies import AGENT_INFERENCE, AGENT_PROBABILITY, AGENT_RISK, AGENT_THRESHOLD
+from .kernels.run_solver import AGENT_LOOKAHEAD, AGENT_PSEQ
 from .kernels.run_reports import (AGENT_BRUTEFORCE, AGENT_LINALG, AGENT_LINALG_BRUTEFORCE,
                                   AGENT_LINALG_PLUS, AGENT_SUBSET)
 
@@ -101,6 +102,23 @@ AGENTS: dict[str, AgentInfo] = {
         reasons=_RULE_REASONS + (kl.R_DEDUCE_SAFE, kl.R_DEDUCE_MINE, kl.R_RANDOM,
                                  kl.R_RISK_GUESS, kl.R_APPROX_GUESS),
         exact_inference=True, slow=True),
+    "pseq": AgentInfo(
+        AGENT_PSEQ, "solver", "Tu et al.'s PSEQ: complete deduction, else among the cells of "
+        "lowest exact mine probability (P) those most likely to free a cell (S), then most "
+        "cells freed on average (E), then most uncertain value (Q), then the guess order",
+        options=("mine_count", "budget", "prior"),
+        reasons=_RULE_REASONS + (kl.R_DEDUCE_SAFE, kl.R_DEDUCE_MINE, kl.R_RANDOM,
+                                 kl.R_PSEQ_GUESS, kl.R_APPROX_GUESS),
+        exact_inference=True),
+    "lookahead": AgentInfo(
+        AGENT_LOOKAHEAD, "solver", "the strongest: complete deduction; exact endgame search "
+        "when few layouts remain; unavoidable 50/50s guessed early; else the living cell of "
+        "best two-move look-ahead among those nearly as safe as the safest",
+        options=("mine_count", "budget", "prior", "endgame", "endgame_nodes", "candidate_cut"),
+        reasons=_RULE_REASONS + (kl.R_DEDUCE_SAFE, kl.R_DEDUCE_MINE, kl.R_RANDOM,
+                                 kl.R_LOOKAHEAD_GUESS, kl.R_ENDGAME_GUESS, kl.R_FIFTY_GUESS,
+                                 kl.R_APPROX_GUESS),
+        exact_inference=True),
 }
 
 
@@ -123,6 +141,29 @@ def _brute_guess(ref, a, p, w):
                 f"fewest, per cell no clue touches; no frontier share is lower; {a} hidden cells)")
     return (f"share of enumerated layouts {p:.3f} (lowest of the frontier, below the "
             f"off-frontier estimate if told the total; {a} hidden cells)")
+
+
+_PSEQ_STAGES = ("P: lowest mine probability", "S: most likely to free a cell",
+                "E: most cells freed on average", "Q: most uncertain value",
+                "the guess order (tied on P, S, E, Q)")
+
+
+def _pseq_text(ref, a, p, w):
+    stage, value = a % 8, (a // 8) / 1000
+    tail = "" if stage in (0, 4) else f" = {value:.3f}"
+    return f"PSEQ: mine probability {p:.3f}; decided by {_PSEQ_STAGES[stage]}{tail}"
+
+
+def _lookahead_text(ref, a, p, w):
+    unit = 10000
+    best, rest = divmod(a, 4 * unit)
+    bound, runner = divmod(rest, 2 * unit)
+    text = f"look-ahead score {best / unit:.4f} (mine probability {p:.3f})"
+    if ref < 0:
+        return text + "; no other candidate"
+    if bound:
+        return text + f"; runner-up {_rc(ref, w)} could score at most {runner / unit:.4f}"
+    return text + f"; runner-up {_rc(ref, w)} scored {runner / unit:.4f}"
 
 
 # reason -> (name, text(ref, a, probability, board width)); what ref and a mean is per
@@ -165,6 +206,14 @@ REASONS = {
                        f"flagged at mine probability {a / 1000:.3f}, at least flag_threshold"),
     kl.R_PROB_GUESS: ("probability", lambda ref, a, p, w:
                       f"mine probability {p:.3f} (lowest of {a} hidden cells)"),
+    kl.R_PSEQ_GUESS: ("pseq", _pseq_text),
+    kl.R_LOOKAHEAD_GUESS: ("lookahead", _lookahead_text),
+    kl.R_ENDGAME_GUESS: ("endgame", lambda ref, a, p, w:
+                         f"endgame search: wins {a // 32768} of {a % 32768} layouts "
+                         f"(mine probability {p:.3f})"),
+    kl.R_FIFTY_GUESS: ("fifty-fifty", lambda ref, a, p, w:
+                       f"unavoidable 50/50 with {_rc(ref, w)}: no reveal can tell them "
+                       f"apart, guessed now"),
     kl.R_APPROX_GUESS: ("approx-probability", lambda ref, a, p, w:
                         f"approximate mine probability {p:.3f} (work budget exceeded; "
                         f"{a} hidden cells)"),

@@ -42,6 +42,9 @@ class GameConfig:
     noise: str = "none"  # the normalised spec (see fastsweep.noise.parse_noise)
     noise_aware: bool = False  # resolved per agent by the option table
     flag_threshold: float = 1.0
+    endgame: int = 1000
+    endgame_nodes: int = 1_000_000
+    candidate_cut: float = 0.9
 
     @property
     def cells(self) -> int:

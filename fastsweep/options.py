@@ -138,6 +138,31 @@ def _max_component(v, c):
     return int(v)
 
 
+MAX_ENDGAME = 20000  # layouts (the endgame trace packs wins and layouts below 2**15)
+MAX_ENDGAME_NODES = 10**9
+
+
+def _endgame(v, c):
+    if not _is_int(v) or not 0 <= v <= MAX_ENDGAME:
+        raise ValueError(f"endgame: must be an integer in [0, {MAX_ENDGAME}] (layouts; 0: "
+                         f"no endgame search), got {v!r}")
+    return int(v)
+
+
+def _endgame_nodes(v, c):
+    if not _is_int(v) or not 1 <= v <= MAX_ENDGAME_NODES:
+        raise ValueError(f"endgame_nodes: must be an integer in [1, 10**9] (search nodes a "
+                         f"move), got {v!r}")
+    return int(v)
+
+
+def _candidate_cut(v, c):
+    if not isinstance(v, numbers.Real) or isinstance(v, bool) or math.isnan(v) or not 0.0 < v <= 1.0:
+        raise ValueError(f"candidate_cut: must be a number in (0, 1] (1: only the safest "
+                         f"cells), got {v!r}")
+    return float(v)
+
+
 def _noise(v, c):
     from .noise import parse_noise
 
@@ -273,6 +298,20 @@ OPTIONS = (
            "mine probability is at least this, in [0.5, 1]", _flag_threshold,
            flag="--flag-threshold", type=float, metavar="T", slot="F_FLAG_THRESHOLD",
            to_kernel=lambda cfg, kg: cfg.flag_threshold),
+)
+OPTIONS += (
+    Option("endgame", 1000, "lookahead agent: exact endgame search once at most this many "
+           f"layouts are consistent (needs the mine total; 0: off), in [0, {MAX_ENDGAME}]",
+           _endgame, flag="--endgame", type=int, metavar="L", slot="P_ENDGAME_MAX",
+           to_kernel=lambda cfg, kg: cfg.endgame),
+    Option("endgame_nodes", 1_000_000, "lookahead agent: node budget of one endgame "
+           "search (over it: the look-ahead instead), in [1, 10**9]", _endgame_nodes,
+           flag="--endgame-nodes", type=int, metavar="N", slot="P_ENDGAME_NODES",
+           to_kernel=lambda cfg, kg: cfg.endgame_nodes),
+    Option("candidate_cut", 0.9, "lookahead agent: it scores the hidden cells at least this "
+           "fraction as safe as the safest, in (0, 1]", _candidate_cut,
+           flag="--candidate-cut", type=float, metavar="F", slot="F_CUT",
+           to_kernel=lambda cfg, kg: cfg.candidate_cut),
 )
 BY_NAME = {o.name: o for o in OPTIONS}
 DEFAULTS = {o.name: o.default for o in OPTIONS}

@@ -78,7 +78,8 @@ def frame(cfg: GameConfig, seed: int, first_game: int, out, secs) -> pd.DataFram
 def run(agent, size, mines=None, density=None, games=1, seed=0, rules="keep-going",
         first_click=None, first_cell=None, mine_count=False, layout=None, prior=0.5,
         budget=0, threshold=0.125, risk_rules="complete", max_component=20, noise="none",
-        noise_aware=None, flag_threshold=1.0) -> pd.DataFrame:
+        noise_aware=None, flag_threshold=1.0, endgame=1000, endgame_nodes=1_000_000,
+        candidate_cut=0.9) -> pd.DataFrame:
     """Play ``games`` games of one configuration; one DataFrame row per game.
 
     Parameters
@@ -127,6 +128,11 @@ def run(agent, size, mines=None, density=None, games=1, seed=0, rules="keep-goin
     flag_threshold : float
         Noise-aware ``probability``: flag cells whose posterior mine probability is at
         least this (default 1: only certain mines).
+    endgame, endgame_nodes, candidate_cut : int, int, float
+        ``lookahead``: exact endgame search once at most ``endgame`` layouts are
+        consistent (0: off; needs the mine total), within ``endgame_nodes`` search nodes a
+        move; it scores the cells at least ``candidate_cut`` as safe as the safest
+        (README, "The strongest classic solver").
 
     Returns
     -------

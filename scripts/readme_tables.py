@@ -26,6 +26,7 @@ import pandas as pd
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import readme_hard  # noqa: E402  (the hard-board study's tables)
 import readme_noise  # noqa: E402  (the noise studies' tables)
+import solver_study  # noqa: E402  (the strongest classic solvers' table)
 import readme_reports  # noqa: E402  (the reports' tables)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -200,7 +201,7 @@ BLOCKS = {"headline": headline, "report": report, "engine": engine,
           "inference-calls": inference_calls, "inference-outcomes": inference_outcomes,
           "inference-games": inference_games, "hard-views": hard_views, "sweeps": sweeps,
           "provenance": provenance, **readme_reports.BLOCKS, **readme_noise.BLOCKS,
-          **readme_hard.BLOCKS}
+          **readme_hard.BLOCKS, "solver": lambda: solver_study.markdown(solver_study.table())}
 _RE = re.compile(r"(<!-- results:([\w-]+) -->\n)(.*?)(\n<!-- /results:\2 -->)", re.S)
 
 

@@ -24,7 +24,6 @@ game tree is searched:
 * :func:`endgame_view` is both on a typed-in view (tests, measurements).
 """
 import numpy as np
-from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 

@@ -53,14 +53,17 @@ P_NOISE = 12  # the sensor's noise model (layout.NOISE_*)
 P_NOISE_CUT_A = 13  # its probabilities as 30-bit cut-offs (see sensor.py)
 P_NOISE_CUT_B = 14
 P_NOISE_AWARE = 15  # 1: inference / probability reason on the posterior under the noise
-P_LEN = 16
+P_ENDGAME_MAX = 16  # lookahead: exact endgame search at or below this many layouts (0: off)
+P_ENDGAME_NODES = 17  # lookahead: the endgame search's node budget per move
+P_LEN = 18
 
 F_PRIOR = 0
 F_THRESHOLD = 1  # threshold agent: reveal every cell below this mine probability
 F_NOISE_A = 2  # the noise model's probabilities (p_neg, p_pos; or p), as the cut-offs
 F_NOISE_B = 3
 F_FLAG_THRESHOLD = 4  # noise-aware agents flag cells whose posterior is at least this
-F_LEN = 5
+F_CUT = 5  # lookahead: candidates are cells at least this fraction as safe as the safest
+F_LEN = 6
 
 OUT_FLAGGED = 0
 OUT_DETONATED = 1

@@ -182,6 +182,10 @@ R_SUBSET_MINE = 16  # ... of value equal to its size (a = cells decided)
 R_THRESHOLD_GUESS = 17  # threshold agent (a = cells revealed at once; 0: none below, the lowest)
 R_RISK_GUESS = 18  # the risk agent's look-ahead (a = 100 x expected cells decided next)
 R_FLAG_LIKELY = 19  # flagged at a posterior of at least flag_threshold (a = 1000 x it)
+R_PSEQ_GUESS = 20  # PSEQ (a = deciding criterion 0..4 + 8 x round(1000 x its value))
+R_LOOKAHEAD_GUESS = 21  # look-ahead score (ref = runner-up or -1; a packs both scores)
+R_ENDGAME_GUESS = 22  # exact endgame search (a = winning layouts x 32768 + layouts)
+R_FIFTY_GUESS = 23  # an unavoidable 50/50, guessed early (ref = the other cell)
 
 
 def regions(h, w):

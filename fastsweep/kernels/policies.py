@@ -138,17 +138,39 @@ def deduce_or_guess_changed(S, trp, params, fparams, ws):
     guess(S, trp, params, fparams, pcell, approx)
 
 
+NEED_NOTHING = 0  # deduce(): it acted (or the game ended)
+NEED_ORDER = 1  # nothing certain, and the agent guesses in the guess order
+NEED_GUESS = 2  # nothing certain: guess by the mine probabilities
+
+
 @njit(cache=True)
 def deduce_or_guess(S, trp, params, fparams, want_prob):
     """Complete deduction from every clue (and the mine total if the agent knows it):
     act on every certain cell; if none, guess once (the lowest mine probability for the
     probability agent, else the guess order). ``want_prob``: the probabilities are needed
-    (see ``count.analyse``).
+    (see ``count.analyse``)."""
+    need, pcell, approx, _ = deduce(S, params, fparams, want_prob)
+    if need == NEED_ORDER:
+        guess_in_order(flat(S))
+    elif need == NEED_GUESS:
+        guess(S, trp, params, fparams, pcell, approx)
+
+
+@njit(cache=True)
+def deduce(S, params, fparams, want_prob):
+    """The deduction step of :func:`deduce_or_guess` (which other agent families share):
+    act on every certain cell. Returns (need, pcell, approx, logw): ``need`` is
+    NEED_NOTHING when it acted or the game ended, NEED_ORDER when nothing is certain and
+    the agent guesses in order (or the analysis failed), NEED_GUESS when it guesses by
+    ``pcell`` (each hidden cell's mine probability, partly approximated if ``approx`` >
+    0); ``logw``: the analysis's log total weight (with the total: the log number of
+    layouts).
 
     All deductions come from one analysis of the position; they are sound, so acting on
     all of them before re-analysing cannot change the closure reached.
     """
     n = ncells(S)
+    none = np.empty(0, np.float64)
     stop_on_detonation = params[P_RULES] == RULES_CLASSIC
     noise = params[P_NOISE]
     soft = np.zeros((0, 9), np.float64)
@@ -158,21 +180,21 @@ def deduce_or_guess(S, trp, params, fparams, want_prob):
     want_prob = want_prob or flag_at < 1.0
     q = Query(params[P_MINE_COUNT] != 0, fparams[F_PRIOR], params[P_BUDGET], want_prob,
               METHOD_AUTO, soft)
-    res, approx, box, nbox, bprob, pu, uded, _, _, _ = analyse(S, q)
+    res, approx, box, nbox, bprob, pu, uded, logw, _, _ = analyse(S, q)
     # noisy clues can contradict one another: drop the newest of a contradiction (and
     # count it) until a layout agrees, then go on as usual
     while noise != 0 and res != ST_OK and drop_contradicting(S, soft, params[P_BUDGET]):
         if soft.shape[0] > 0:
             soft = soft_rows(S, noise, fparams[F_NOISE_A], fparams[F_NOISE_B])
             q = Query(q.mine_count, q.prior, q.budget, q.want_prob, q.method, soft)
-        res, approx, box, nbox, bprob, pu, uded, _, _, _ = analyse(S, q)
+        res, approx, box, nbox, bprob, pu, uded, logw, _, _ = analyse(S, q)
     if approx > 0:
         S[n, C_APPROX] += 1
     acted = 0
     if res == ST_OK:
         acted = act_on_boxes(S, box, nbox, stop_on_detonation)
         if acted < 0:
-            return
+            return NEED_NOTHING, none, approx, logw
         if uded != 0:
             # the mine total decides every unconstrained cell (F_AUX -1 from the analysis)
             ucells = 0
@@ -184,23 +206,22 @@ def deduce_or_guess(S, trp, params, fparams, want_prob):
                     kind = A_FLAG if uded == 2 else A_REVEAL
                     why = R_DEDUCE_MINE if uded == 2 else R_DEDUCE_SAFE
                     if act(S, c, kind, why, -1, ucells) == -1 and stop_on_detonation:
-                        return
+                        return NEED_NOTHING, none, approx, logw
                     acted += 1
     if acted > 0:
-        return
+        return NEED_NOTHING, none, approx, logw
     if res == ST_OK and flag_at < 1.0 and approx == 0:
         # a noise-aware probability agent told to flag below certainty
         if flag_likely(S, bprob, pu, flag_at) > 0:
-            return
+            return NEED_NOTHING, none, approx, logw
     if params[P_AGENT] == AGENT_INFERENCE or res != ST_OK:
-        guess_in_order(flat(S))
-        return
+        return NEED_ORDER, none, approx, logw
     pcell = np.empty(n, np.float64)
     for c in range(n):
         if status(S, c) == HIDDEN:
             b = S[c, F_AUX]
             pcell[c] = bprob[b] if b >= 0 else pu
-    guess(S, trp, params, fparams, pcell, approx)
+    return NEED_GUESS, pcell, approx, logw
 
 
 @njit(cache=True)

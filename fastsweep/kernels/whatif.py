@@ -265,9 +265,6 @@ def outcome_table(S, q, out, reuse=True):
         local, base = base_counts(S, q)
     if local:
         logw = base_logw(S, base)
-        touched = np.zeros(max(base[0].ncomp, 1), np.uint8)
-    buf = np.empty(K + S[n, C_P], np.int32)  # see layout.knowledge_ints
-    safe_factor = 0.0 if q.mine_count else math.log1p(-q.prior)
     for c in range(n):
         st = cell_status(S, c)
         if st == REVEALED:
@@ -278,23 +275,55 @@ def outcome_table(S, q, out, reuse=True):
         out[c, OUT_MINE] = prob[c]
         if ded[c] == 2:
             continue
-        km = nb_mines(S, c)
-        hn = nb_hidden(S, c)
-        for v in range(km, min(km + hn, 8) + 1):
-            if local:
-                lw = whatif_logw(S, q, base, c, v, touched)
-                if math.isnan(lw):
-                    approx += 1
-                    continue
-            else:
-                save_knowledge(S, buf)
-                observe(S, c, v)
-                res = analyse(S, q)
-                restore_knowledge(S, buf)
-                if res[1] > 0:
-                    approx += res[1]
-                if res[0] != ST_OK:
-                    continue
-                lw = res[7]
-            out[c, v] = math.exp(lw - logw + safe_factor)
+        if local:
+            approx += outcomes_local(S, q, base, logw, c, out[c])
+        else:
+            approx += outcomes_whole(S, q, logw, c, out[c])
     return status, approx, quality
+
+
+@njit(cache=True)
+def _values(S, c):
+    """The values hidden cell ``c`` can show: its known-mine neighbours up to those plus
+    its hidden neighbours (at most 8)."""
+    km = nb_mines(S, c)
+    return km, min(km + nb_hidden(S, c), 8)
+
+
+@njit(cache=True)
+def outcomes_local(S, q, base, logw, c, row):
+    """Fill ``row[v]`` = P(hidden cell ``c`` is safe and shows v), v = 0..8, by
+    :func:`whatif_logw` on ``base`` (:func:`base_counts`, which must have been exact),
+    ``logw`` the position's log total weight (:func:`base_logw`). Returns the what-ifs
+    that had to be approximated (their entries are left 0)."""
+    safe_factor = 0.0 if q.mine_count else math.log1p(-q.prior)
+    touched = np.zeros(max(base[0].ncomp, 1), np.uint8)
+    lo, hi = _values(S, c)
+    approx = 0
+    for v in range(lo, hi + 1):
+        lw = whatif_logw(S, q, base, c, v, touched)
+        if math.isnan(lw):
+            approx += 1
+        else:
+            row[v] = math.exp(lw - logw + safe_factor)
+    return approx
+
+
+@njit(cache=True)
+def outcomes_whole(S, q, logw, c, row):
+    """:func:`outcomes_local` with a whole analysis per value (soft clues, approximated
+    positions, the benchmark's reference). Returns the approximated analyses met."""
+    n = ncells(S)
+    safe_factor = 0.0 if q.mine_count else math.log1p(-q.prior)
+    buf = np.empty(K + S[n, C_P], np.int32)  # see layout.knowledge_ints
+    lo, hi = _values(S, c)
+    approx = 0
+    for v in range(lo, hi + 1):
+        save_knowledge(S, buf)
+        observe(S, c, v)
+        res = analyse(S, q)
+        restore_knowledge(S, buf)
+        approx += res[1]
+        if res[0] == ST_OK:
+            row[v] = math.exp(res[7] - logw + safe_factor)
+    return approx

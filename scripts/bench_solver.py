@@ -1,0 +1,52 @@
+"""Speed of the strongest classic solvers as a ratio to ``probability``, measured in the
+same minute (issue 16's target: ``lookahead`` >= 0.13x of ``probability``'s Expert
+games/s). Interleaved repeats; each prints and the table goes to
+results/solver/bench.csv.
+
+    python3 scripts/bench_solver.py --games 2000 --repeats 3
+"""
+import argparse
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+import pandas as pd  # noqa: E402
+
+import fastsweep  # noqa: E402
+
+SETTINGS = [("probability", {}), ("pseq", {}), ("lookahead", {}),
+            ("lookahead", dict(candidate_cut=1.0)),
+            ("lookahead", dict(candidate_cut=1.0, endgame=0))]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--repeats", type=int, default=3)
+    a = ap.parse_args()
+    rows = []
+    for rep in range(a.repeats):
+        for agent, kw in SETTINGS:
+            games = a.games * (10 if agent == "probability" else 1)
+            t = time.perf_counter()
+            df = fastsweep.run(agent, (16, 30), mines=99, games=games, seed=100 + rep,
+                               rules="classic", mine_count=True, **kw)
+            dt = time.perf_counter() - t
+            rows.append(dict(repeat=rep, agent=agent, setting=",".join(
+                f"{k}={v}" for k, v in kw.items()) or "default", games=games,
+                games_per_s=games / dt, win_rate=df.won.mean()))
+            print(rows[-1], flush=True)
+    df = pd.DataFrame(rows)
+    base = df[df.agent == "probability"].set_index("repeat").games_per_s
+    df["ratio"] = df.games_per_s / df.repeat.map(base)
+    out = os.path.join(os.path.dirname(__file__), "..", "results", "solver", "bench.csv")
+    df.to_csv(out, index=False, float_format="%.4f")
+    print(df.groupby(["agent", "setting"]).agg(
+        ratio_min=("ratio", "min"), ratio_max=("ratio", "max"),
+        games_per_s=("games_per_s", "median"), win_rate=("win_rate", "mean")).to_string())
+
+
+if __name__ == "__main__":
+    main()

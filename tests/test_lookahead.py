@@ -1,0 +1,157 @@
+"""The ``lookahead`` agent (the strongest classic solver).
+
+* whole games on 4x4 with 3 and 4 mines (first click (0,0) safe): played on every
+  layout, with the endgame search covering the whole game, it wins exactly the optimum
+  of a naive minimax over all layouts, and ``probability`` wins fewer;
+* its look-ahead choice (endgame off) has the best brute-force score among the living
+  candidates, and a dead candidate is never chosen while a living one exists;
+* an unavoidable 50/50 is guessed before anything else;
+* on the standard 9x9 board it is not below ``probability`` beyond noise (paired games);
+* full games pass the contract's checks; its traces explain every guess.
+"""
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+import fastsweep
+import naive
+from fastsweep.kernels import layout as kl
+from fastsweep.kernels.lookahead import BONUS, TIE_RTOL
+from fastsweep.kernels.run_solver import lookahead_view
+from test_endgame import MINE, naive_value, nbrs
+from test_pseq import CASES, full_games
+
+
+def optimum_4x4(m):
+    """Optimal wins over all C(15, m) layouts of 4x4 with (0,0) safe (naive minimax)."""
+    by_value = {}
+    for comb in itertools.combinations(range(1, 16), m):
+        mset = set(comb)
+        corner = sum(d in mset for d in nbrs(4, 4, 0))
+        by_value.setdefault(corner, []).append(tuple(
+            MINE if c in mset else sum(d in mset for d in nbrs(4, 4, c)) for c in range(1, 16)))
+    return sum(naive_value(rows, frozenset(range(len(rows))), {}) for rows in by_value.values())
+
+
+@pytest.mark.parametrize("m", [3, 4])
+def test_whole_games_win_the_exhaustive_optimum(m):
+    wins = {"lookahead": 0, "probability": 0}
+    layouts = list(itertools.combinations(range(1, 16), m))
+    for comb in layouts:
+        lay = np.zeros((4, 4), bool)
+        lay.flat[list(comb)] = True
+        for agent in wins:
+            df = fastsweep.run(agent, 4, layout=lay, games=1, seed=0, rules="classic",
+                               first_click="safe", first_cell="corner", mine_count=True,
+                               endgame=2000, endgame_nodes=10**8)
+            wins[agent] += int(df.won.iloc[0])
+    best = optimum_4x4(m)
+    print(f"4x4/{m}: optimum {best}/{len(layouts)}, lookahead {wins['lookahead']}, "
+          f"probability {wins['probability']}")
+    assert wins["lookahead"] == best
+    assert wins["probability"] < best
+
+
+def views(count=60, max_hidden=11):
+    out = []
+    rng = np.random.default_rng(23)
+    while len(out) < count:
+        h, w = [(4, 4), (3, 5), (4, 5), (5, 5)][rng.integers(4)]
+        view, mines = naive.random_view(rng, h, w, rng.choice([0.15, 0.25, 0.35]),
+                                        rng.choice([0.3, 0.5]), 0.0)
+        if 2 < int((view == -1).sum()) <= max_hidden:
+            safe, mine, _ = naive.brute_force_view(view, mines)
+            if not safe.any() and not mine.any():
+                out.append((view, mines))
+    return out
+
+
+def reference_score(view, mines, r, c):
+    """sum_v P(safe, v) (best safety after v + BONUS [a cell certain safe]), brute force."""
+    out = naive.brute_force_outcomes(view, mines)
+    s = 0.0
+    for v in range(9):
+        pv = out[r, c, v]
+        if pv <= 0:
+            continue
+        after = view.copy()
+        after[r, c] = v
+        safe, mine, p = naive.brute_force_view(after, mines)
+        und = (after == -1) & ~safe & ~mine
+        if safe.any():
+            b, prog = 1.0, True
+        else:
+            b, prog = (1 - p[und]).max() if und.any() else 1.0, False
+        s += pv * (b + (BONUS if prog else 0.0))
+    return s, int((out[r, c, :9] > 0).sum())
+
+
+def test_look_ahead_choice_is_the_best_living_candidate():
+    rng = np.random.default_rng(8)
+    kinds = {}
+    for k, (view, mines) in enumerate(views()):
+        h, w = view.shape
+        order = rng.permutation(view.size)
+        cell, why, ref, a = lookahead_view(view, mines, order, 0, 1, 0.9)
+        kinds[why] = kinds.get(why, 0) + 1
+        if why != kl.R_LOOKAHEAD_GUESS:
+            assert why == kl.R_FIFTY_GUESS, (k, why)
+            _, _, p = naive.brute_force_view(view, mines)
+            assert p.flat[cell] == pytest.approx(0.5) and p.flat[ref] == pytest.approx(0.5)
+            continue
+        _, _, p = naive.brute_force_view(view, mines)
+        hid = np.argwhere(view == -1)
+        top = max(1 - p[r, c] for r, c in hid)
+        cand = {(r, c): reference_score(view, mines, r, c) for r, c in hid
+                if 1 - p[r, c] >= 0.9 * top}
+        living = {rc: s for rc, (s, vals) in cand.items() if vals > 1}
+        got = divmod(int(cell), w)
+        if living:
+            best = max(living.values())
+            assert got in living, (k, view, got, "a dead or non-candidate cell was chosen")
+            assert living[got] >= best - 1e-9 - TIE_RTOL, (k, view, got, living)
+            assert abs(a // 40000 / 10000 - living[got]) <= 1e-4, (k, a, living[got])
+    assert kinds.get(kl.R_LOOKAHEAD_GUESS, 0) > 40, kinds
+
+
+def test_unavoidable_fifty_fifty_is_guessed_first():
+    # 2 x 6: known mines at (0,0), (1,0); the 3s at (0,1), (1,1) leave one mine to the
+    # pair (0,2) / (1,2); every other neighbour of the pair, (0,3) and (1,3), touches
+    # both: no reveal can ever tell them apart. The last mine is among the six cells of
+    # columns 3-5 (1/6 each, safer), yet the pair is guessed first.
+    view = np.array([[-2, 3, -1, -1, -1, -1],
+                     [-2, 3, -1, -1, -1, -1]], np.int8)
+    safe, sure, p = naive.brute_force_view(view, 4)
+    assert not safe.any() and not sure.any()
+    assert p[0, 2] == pytest.approx(0.5) and p[0, 3] == pytest.approx(1 / 6)
+    for order in (np.arange(12), np.arange(12)[::-1].copy()):
+        cell, why, ref, a = lookahead_view(view, 4, order, 0, 1, 0.9)
+        assert why == kl.R_FIFTY_GUESS and {int(cell), int(ref)} == {2, 8}
+        assert cell == (2 if order[0] == 0 else 8)  # the earlier in the guess order
+    # a third cell sharing the 3s' last mine: no pair, the look-ahead plays
+    view3 = np.array([[-2, 3, -1, -1, -1],
+                      [-1, 3, -1, -1, -1]], np.int8)
+    safe, sure, _ = naive.brute_force_view(view3, 4)
+    assert not safe.any() and not sure.any()
+    assert lookahead_view(view3, 4, np.arange(10), 0, 1, 0.9)[1] == kl.R_LOOKAHEAD_GUESS
+
+
+def test_not_below_probability_on_9x9_paired():
+    kw = dict(mines=10, games=3000, seed=7, rules="classic", mine_count=True)
+    la = fastsweep.run("lookahead", 9, **kw).won.to_numpy(float)
+    pr = fastsweep.run("probability", 9, **kw).won.to_numpy(float)
+    d = la - pr
+    se = d.std(ddof=1) / math.sqrt(d.size)
+    print(f"9x9/10: lookahead {la.mean():.4f}, probability {pr.mean():.4f}, paired "
+          f"difference {d.mean():+.4f} +- {1.96 * se:.4f}")
+    assert d.mean() > -2 * se
+
+
+def test_full_games_pass_the_contract_and_explain_guesses():
+    full_games("lookahead", CASES)
+    t = fastsweep.play("lookahead", (16, 30), mines=99, rules="classic", mine_count=True,
+                       seed=3)
+    g = t.moves[t.moves.action == "guess"].reason.iloc[1:]
+    assert g.size > 0 and g.str.contains("look-ahead score|endgame search|50/50").all()
