@@ -32,7 +32,7 @@ from .options import kernel_params, make_config
 from .position_text import check_position
 
 PLACEHOLDER = -1  # the tape's answer to a move not answered yet: a mine (see the notes)
-FAMILIES = ("basic", "exact", "reports")  # the families whose move the replay knows how to call
+FAMILIES = ("basic", "exact", "reports", "solver")  # the families whose move the replay knows how to call
 FIRST_CLICK_NOTE = {"safe": "the game makes the first click safe",
                     "zero": "the game makes the first click a 0 (its neighbours are safe too)"}
 
@@ -165,6 +165,8 @@ class ManualGame:
                     next_move(S, trp, self.params, self.fparams, ws)
                 elif fam == "reports":
                     kern.agent_move(S, trp, self.params)
+                elif fam == "solver":
+                    kern.agent_move(S, trp, self.params, self.fparams)
                 else:
                     guess_in_order(F)
         k = int(ke.moves(S))
