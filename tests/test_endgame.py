@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from fastsweep.kernels import endgame
-from fastsweep.kernels.endgame import MINE, best_move, endgame_view, solutions
+from fastsweep.kernels.endgame import best_move, endgame_view
+from fastsweep.kernels.layouts_enum import MINE, solutions
 from fastsweep.kernels.env import new_state
 from fastsweep.kernels.layout import C_KMINES
 from fastsweep.kernels.view import fill_state

@@ -30,7 +30,8 @@ from numba import njit
 
 from .actions import act, observe, restore_knowledge, save_knowledge
 from .count import ST_OK, analyse
-from .endgame import best_move, solutions
+from .endgame import best_move
+from .layouts_enum import solutions
 from .env import cell_of, flat, hidden_left, mines_left, moves, nb_hidden, ncells, status, word
 from .frontier import CB_DED, CB_SIZE
 from .game import F_CUT, P_ENDGAME_MAX, P_ENDGAME_NODES, P_MINE_COUNT
