@@ -155,6 +155,9 @@ def _pseq_text(ref, a, p, w):
 
 
 def _lookahead_text(ref, a, p, w):
+    if a < 0:
+        return (f"the only cell within candidate_cut of the safest (mine probability "
+                f"{p:.3f}): played without a look-ahead")
     unit = 10000
     best, rest = divmod(a, 4 * unit)
     bound, runner = divmod(rest, 2 * unit)

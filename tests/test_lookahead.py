@@ -18,7 +18,7 @@ import pytest
 import fastsweep
 import naive
 from fastsweep.kernels import layout as kl
-from fastsweep.kernels.lookahead import BONUS, TIE_RTOL
+from fastsweep.kernels.lookahead import BONUS, SECOND, TIE_RTOL
 from fastsweep.kernels.run_solver import lookahead_view
 from test_endgame import MINE, naive_value, nbrs
 from test_pseq import CASES, full_games
@@ -69,7 +69,8 @@ def views(count=60, max_hidden=11):
 
 
 def reference_score(view, mines, r, c):
-    """sum_v P(safe, v) (best safety after v + BONUS [a cell certain safe]), brute force."""
+    """sum_v P(safe, v) ((1 - SECOND) best + SECOND second-best safety after v + BONUS [a
+    cell certain safe]), brute force; and the number of values c can show."""
     out = naive.brute_force_outcomes(view, mines)
     s = 0.0
     for v in range(9):
@@ -79,12 +80,10 @@ def reference_score(view, mines, r, c):
         after = view.copy()
         after[r, c] = v
         safe, mine, p = naive.brute_force_view(after, mines)
-        und = (after == -1) & ~safe & ~mine
-        if safe.any():
-            b, prog = 1.0, True
-        else:
-            b, prog = (1 - p[und]).max() if und.any() else 1.0, False
-        s += pv * (b + (BONUS if prog else 0.0))
+        und = (after == -1) & ~mine
+        top = sorted(np.where(safe, 1.0, 1.0 - p)[und], reverse=True) + [1.0, 1.0]
+        b1, b2 = top[0], (top[1] if und.sum() > 1 else top[0])
+        s += pv * ((1 - SECOND) * b1 + SECOND * b2 + (BONUS if safe.any() else 0.0))
     return s, int((out[r, c, :9] > 0).sum())
 
 
@@ -100,6 +99,9 @@ def test_look_ahead_choice_is_the_best_living_candidate():
             assert why == kl.R_FIFTY_GUESS, (k, why)
             _, _, p = naive.brute_force_view(view, mines)
             assert p.flat[cell] == pytest.approx(0.5) and p.flat[ref] == pytest.approx(0.5)
+            mine, partner = divmod(int(cell), w), divmod(int(ref), w)
+            assert (reference_score(view, mines, *mine)[0]
+                    >= reference_score(view, mines, *partner)[0] - 1e-9)
             continue
         _, _, p = naive.brute_force_view(view, mines)
         hid = np.argwhere(view == -1)
@@ -108,6 +110,10 @@ def test_look_ahead_choice_is_the_best_living_candidate():
                 if 1 - p[r, c] >= 0.9 * top}
         living = {rc: s for rc, (s, vals) in cand.items() if vals > 1}
         got = divmod(int(cell), w)
+        if a < 0:  # played unscored: the only candidate, and living
+            assert list(cand) == [got] and got in living, (k, view, got, cand)
+            kinds["lone"] = kinds.get("lone", 0) + 1
+            continue
         if living:
             best = max(living.values())
             assert got in living, (k, view, got, "a dead or non-candidate cell was chosen")
@@ -129,7 +135,7 @@ def test_unavoidable_fifty_fifty_is_guessed_first():
     for order in (np.arange(12), np.arange(12)[::-1].copy()):
         cell, why, ref, a = lookahead_view(view, 4, order, 0, 1, 0.9)
         assert why == kl.R_FIFTY_GUESS and {int(cell), int(ref)} == {2, 8}
-        assert cell == (2 if order[0] == 0 else 8)  # the earlier in the guess order
+        assert cell == (2 if order[0] == 0 else 8)  # mirror images tie: the guess order
     # a third cell sharing the 3s' last mine: no pair, the look-ahead plays
     view3 = np.array([[-2, 3, -1, -1, -1],
                       [-1, 3, -1, -1, -1]], np.int8)
