@@ -19,10 +19,8 @@ import fastsweep
 import naive
 from fastsweep.kernels import layout as kl
 from fastsweep.kernels.lookahead import BONUS, SECOND, TIE_RTOL
-from fastsweep.kernels.ltr import WEIGHT
 from fastsweep.kernels.run_solver import lookahead_view
 from test_endgame import MINE, naive_value, nbrs
-from test_ltr import reference as ltr_reference
 from test_pseq import CASES, full_games
 
 
@@ -89,13 +87,6 @@ def reference_score(view, mines, r, c):
     return s, int((out[r, c, :9] > 0).sum())
 
 
-def weighted_score(view, mines, p, r, c):
-    """reference_score x the long-term risk factor 1 + WEIGHT x influence / safety."""
-    s, vals = reference_score(view, mines, r, c)
-    safety = 1 - p[r, c]
-    return s * (1 + WEIGHT * min(sum(ltr_reference(view, mines, r, c)), safety) / safety), vals
-
-
 def test_look_ahead_choice_is_the_best_living_candidate():
     rng = np.random.default_rng(8)
     kinds = {}
@@ -115,7 +106,7 @@ def test_look_ahead_choice_is_the_best_living_candidate():
         _, _, p = naive.brute_force_view(view, mines)
         hid = np.argwhere(view == -1)
         top = max(1 - p[r, c] for r, c in hid)
-        cand = {(r, c): weighted_score(view, mines, p, r, c) for r, c in hid
+        cand = {(r, c): reference_score(view, mines, r, c) for r, c in hid
                 if 1 - p[r, c] >= 0.9 * top}
         living = {rc: s for rc, (s, vals) in cand.items() if vals > 1}
         got = divmod(int(cell), w)

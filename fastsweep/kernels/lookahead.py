@@ -24,12 +24,8 @@ Called when complete deduction finds nothing certain. In turn:
    0.001): progress breaks near-ties. Candidates are taken safest first and pruned once
    their bound, safety x (1 + BONUS), cannot beat the best score; values likeliest
    first, a candidate is dropped once its partial score plus what is left cannot win.
-   With the mine total told, each score is weighed by the long-term risk factor
-   1 + WEIGHT x influence / safety (``ltr.py``: the chance that the cell is the safe
-   half of a 50/50 forming around it, which revealing it now settles); the bounds use
-   the largest factor, 1 + WEIGHT, until a cell's own is known. Ties go to the safer
-   cell, then the guess order. Isolated cells (``pseq.iso_key``) share their what-ifs
-   per class.
+   Ties go to the safer cell, then the guess order. Isolated cells (``pseq.iso_key``)
+   are scored once per class.
 
 No step depends on timing: the same seed gives the same games.
 """
@@ -42,10 +38,9 @@ from .actions import act, observe, restore_knowledge, save_knowledge
 from .count import ST_OK, analyse
 from .endgame import best_move
 from .layouts_enum import solutions
-from .ltr import WEIGHT, influence
 from .env import cell_of, flat, hidden_left, mines_left, moves, nb_hidden, ncells, status, word
 from .frontier import CB_DED, CB_SIZE
-from .game import F_CUT, P_ENDGAME_MAX, P_ENDGAME_NODES, P_H, P_MINE_COUNT, P_W
+from .game import F_CUT, P_ENDGAME_MAX, P_ENDGAME_NODES, P_MINE_COUNT
 from .layout import (
     A_GUESS, C_APPROX, C_GPTR, C_ORDER, C_P, F_NBR, F_NNB, HIDDEN, K, R_ENDGAME_GUESS,
     R_FIFTY_GUESS, R_LOOKAHEAD_GUESS, REVEALED,
@@ -176,33 +171,23 @@ def lookahead_guess(S, trp, params, fparams, pcell, logw):
 
 
 @njit(cache=True)
-def _score(S, q, base, local, lw, cand, pcell, row, keyc, raw, buf, ltr, h, w, logz):
-    """Score ``cand`` (safest first) by the look-ahead (module notes), weighed by the
-    long-term risk factor if ``ltr``: (best, its score, runner-up, its score, whether that
-    is only a bound, first dead cell, approximated). ``raw``: unweighed scores per
-    isolated class (NaN: not yet)."""
+def _score(S, q, base, local, lw, cand, pcell, row, keyc, scored, buf):
+    """Score ``cand`` (safest first) by the look-ahead (module notes): (best, its score,
+    runner-up, its score, whether that is only a bound, first dead cell, approximated)."""
     best, bs = -1, -1.0
     run, rs, rbound = -1, -1.0, False
     dead = -1
     approx = 0
-    top = 1.0 + WEIGHT if ltr else 1.0  # the largest long-term risk factor
     for c in cand:
         safety = 1.0 - pcell[c]
-        if best >= 0 and safety * (1.0 + BONUS) * top < bs - TIE_RTOL * bs:
-            if run < 0:  # the runner-up is the first cell pruned
-                run, rs, rbound = c, safety * (1.0 + BONUS) * top, True
-            break  # no safer-first cell after it can win either
-        f = 1.0
-        if ltr and safety > 0.0:
-            infl, ap = influence(S, q, h, w, c, logz)
-            approx += ap
-            f = 1.0 + WEIGHT * min(infl, safety) / safety
-        bound = safety * (1.0 + BONUS) * f
+        bound = safety * (1.0 + BONUS)
         if best >= 0 and bound < bs - TIE_RTOL * bs:
-            if run < 0:
+            if run < 0:  # the runner-up is the first cell pruned
                 run, rs, rbound = c, bound, True
-            continue
+            break
         k = iso_key(S, c)
+        if k >= 0 and scored[k]:
+            continue  # same score as an earlier cell of its class, which wins the tie
         approx += fill_row(S, q, base, local, lw, c, pcell, row, keyc)
         values = 0
         for v in range(9):
@@ -211,30 +196,26 @@ def _score(S, q, base, local, lw, cand, pcell, row, keyc, raw, buf, ltr, h, w, l
             if dead < 0:
                 dead = c
             continue
+        s = 0.0
+        rem = safety
         short = False
-        if k >= 0 and not np.isnan(raw[k]):
-            s = raw[k] * f  # its class's what-ifs, scored before
-        else:
-            s = 0.0
-            rem = safety
-            for v in np.argsort(-row[c, :9]):  # likeliest first: the bound tightens soonest
-                r = row[c, v]
-                if r <= 0.0:
-                    break
-                save_knowledge(S, buf)
-                observe(S, c, v)
-                b1, b2, prog, ap = best_after(S, q)
-                restore_knowledge(S, buf)
-                approx += ap
-                s += r * ((1.0 - SECOND) * b1 + SECOND * b2 + (BONUS if prog else 0.0))
-                rem -= r
-                if best >= 0 and (s + max(rem, 0.0) * (1.0 + BONUS)) * f < bs - TIE_RTOL * bs:
-                    short = True  # cannot win: its bound is kept for the trace
-                    s += max(rem, 0.0) * (1.0 + BONUS)
-                    break
-            if k >= 0 and not short:
-                raw[k] = s
-            s *= f
+        for v in np.argsort(-row[c, :9]):  # likeliest first: the bound tightens soonest
+            r = row[c, v]
+            if r <= 0.0:
+                break
+            save_knowledge(S, buf)
+            observe(S, c, v)
+            b1, b2, prog, ap = best_after(S, q)
+            restore_knowledge(S, buf)
+            approx += ap
+            s += r * ((1.0 - SECOND) * b1 + SECOND * b2 + (BONUS if prog else 0.0))
+            rem -= r
+            if best >= 0 and s + max(rem, 0.0) * (1.0 + BONUS) < bs - TIE_RTOL * bs:
+                short = True  # cannot win: its bound is kept for the trace
+                s += max(rem, 0.0) * (1.0 + BONUS)
+                break
+        if k >= 0:
+            scored[k] = True
         if not short and (best < 0 or s > bs + TIE_RTOL * bs):
             if best >= 0:
                 run, rs, rbound = best, bs, False
@@ -260,7 +241,7 @@ def lookahead_choice(S, params, fparams, pcell, logw):
     lw = base_logw(S, base) if local else logw
     row = np.zeros((n, OUT_MINE + 1))
     keyc = np.full(N_KEYS, -1, np.int64)
-    raw = np.full(N_KEYS, np.nan)
+    scored = np.zeros(N_KEYS, np.bool_)
     buf = np.empty(K + S[n, C_P], np.int32)
     a, b = fifty_pair(S, pcell)
     if a >= 0:  # the one of the two whose answer tells more (ties: the guess order)
@@ -274,19 +255,12 @@ def lookahead_choice(S, params, fparams, pcell, logw):
                 pair[m] = c
                 m += 1
         best, _, _, _, _, _, approx = _score(S, q, base, local, lw, pair, pcell, row, keyc,
-                                             raw, buf, False, 0, 0, 0.0)
+                                             scored, buf)
         if approx > 0:
             S[n, C_APPROX] += 1
         c = best if best >= 0 else pair[0]
         return c, R_FIFTY_GUESS, a + b - c, 0
     approx = 0
-    ltr = params[P_MINE_COUNT] != 0  # pattern probabilities need the layout count
-    h, w = params[P_H], params[P_W]
-    logz = 0.0
-    if ltr:
-        res, ap, _, _, _, _, _, logz, _, _ = analyse(S, q)
-        ltr = res == ST_OK
-        approx += ap
     for cut in (fparams[F_CUT], 0.0):  # the second pass only if every candidate was dead
         cand = _candidates(S, pcell, cut)
         if cand.size == 1:  # nothing to compare: no look-ahead, unless it is dead
@@ -296,7 +270,7 @@ def lookahead_choice(S, params, fparams, pcell, logw):
                     S[n, C_APPROX] += 1
                 return cand[0], R_LOOKAHEAD_GUESS, -1, -1
         best, bs, run, rs, rbound, dead, ap = _score(S, q, base, local, lw, cand, pcell, row,
-                                                     keyc, raw, buf, ltr, h, w, logz)
+                                                     keyc, scored, buf)
         approx += ap
         if best >= 0:
             break

@@ -15,8 +15,7 @@ from numba import njit
 from .count import analyse
 from .env import flat, ncells, new_state, status
 from .game import (
-    AGENT, F_CUT, F_LEN, F_PRIOR, OVER, P_AGENT, P_ENDGAME_MAX, P_ENDGAME_NODES, P_H, P_LEN,
-    P_MINE_COUNT, P_RULES, P_W, RULES_CLASSIC, blindfold, clock, local_rules,
+    AGENT, F_CUT, F_LEN, F_PRIOR, P_ENDGAME_MAX, P_ENDGAME_NODES, OVER, P_AGENT, P_LEN, P_MINE_COUNT, P_RULES, RULES_CLASSIC, blindfold, clock, local_rules,
     new_batch_state, open_game, read_trace, record, settle, setup_game, summarize,
 )
 from .local import guess_in_order
@@ -106,8 +105,6 @@ def _view_state(v, mines, order):
         F[base + i] = S[order[i], F_PLANE]
     params = np.zeros(P_LEN, np.int64)
     params[P_MINE_COUNT] = mines >= 0
-    params[P_H] = h
-    params[P_W] = w
     fparams = np.zeros(F_LEN, np.float64)
     fparams[F_PRIOR] = 0.5
     return S, params, fparams
