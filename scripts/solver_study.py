@@ -61,25 +61,41 @@ def wilson(k, n, z=1.96):
     return c - h, c + h
 
 
+def paired(a, b):
+    """Mean of a's wins minus b's on the games both played (percentage points) and its
+    95% half-width."""
+    m = a[["game", "won"]].merge(b[["game", "won"]], on="game")
+    d = m.won_x.astype(float) - m.won_y.astype(float)
+    if len(d) < 2:
+        return float("nan"), float("nan")
+    return 100 * d.mean(), 100 * 1.96 * d.std(ddof=1) / len(d) ** 0.5
+
+
 def table():
     out = []
     for key, size, mines, click, cell, best, source, goal in ROWS:
+        games = {}
         for path in sorted(glob.glob(os.path.join(OUT, "runs", key, "*"))):
             files = glob.glob(os.path.join(path, "per_game", "*"))
-            if not files:
-                continue
-            g = pd.concat([pd.read_csv(f) if f.endswith(".csv") else pd.read_parquet(f)
-                           for f in files])
+            if files:
+                games[os.path.basename(path)] = pd.concat(
+                    [pd.read_csv(f) if f.endswith(".csv") else pd.read_parquet(f)
+                     for f in files])
+        for agent, g in games.items():
             n, k = len(g), int(g.won.sum())
             lo, hi = wilson(k, n)
             won = g[g.won.astype(bool)]
             out.append(dict(
                 board=f"{size[1]}x{size[0]}/{mines}", opening=f"{click} {cell}",
-                agent=os.path.basename(path), games=n, win_rate=100 * k / n,
+                agent=agent, games=n, win_rate=100 * k / n,
                 win_low=100 * lo, win_high=100 * hi,
                 guesses_won=(won.guesses - 1).mean() if "guesses" in g else float("nan"),
                 games_per_s=n / g.seconds.sum() if "seconds" in g else float("nan"),
                 best_published=best, source=source, goal=goal))
+            for ref in ("pseq", "probability"):  # the same boards: paired differences
+                d, h = paired(g, games[ref]) if ref in games and ref != agent else (
+                    float("nan"), float("nan"))
+                out[-1][f"minus_{ref}"], out[-1][f"minus_{ref}_ci"] = d, h
     df = pd.DataFrame(out)
     if df.empty:  # a fresh clone has no per-game rows: keep the committed table
         return pd.read_csv(os.path.join(OUT, "table.csv"))
@@ -90,8 +106,9 @@ def table():
 def markdown(df):
     """The README's table: one row per board and opening, the agents side by side."""
     lines = ["| board | opening | best published | goal | lookahead | pseq | probability | "
+             "lookahead - pseq, paired | lookahead - probability, paired | "
              "guesses after the opening (won games; lookahead / pseq / probability) |",
-             "|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for (board, opening), g in df.groupby(["board", "opening"], sort=False):
         by = g.set_index("agent")
 
@@ -103,9 +120,16 @@ def markdown(df):
         first = g.iloc[0]
         gw = " / ".join(f"{by.loc[a].guesses_won:.2f}" if a in by.index else "-"
                         for a in ("lookahead", "pseq", "probability"))
+        def diff(ref):
+            if "lookahead" not in by.index or f"minus_{ref}" not in by.columns:
+                return "-"
+            r = by.loc["lookahead"]
+            d, h = r[f"minus_{ref}"], r[f"minus_{ref}_ci"]
+            return "-" if pd.isna(d) else f"{d:+.2f} +- {h:.2f}"
         lines.append(f"| {board} | {opening} | {first.best_published} ({first.source}) | "
                      f">= {first.goal} | {cell('lookahead')} | {cell('pseq')} | "
-                     f"{cell('probability')} | {gw} |")
+                     f"{cell('probability')} | {diff('pseq')} | {diff('probability')} | "
+                     f"{gw} |")
     return "\n".join(lines)
 
 

@@ -160,4 +160,5 @@ def test_full_games_pass_the_contract_and_explain_guesses():
     t = fastsweep.play("lookahead", (16, 30), mines=99, rules="classic", mine_count=True,
                        seed=3)
     g = t.moves[t.moves.action == "guess"].reason.iloc[1:]
-    assert g.size > 0 and g.str.contains("look-ahead score|endgame search|50/50").all()
+    assert g.size > 0 and g.str.contains(
+        "look-ahead score|endgame search|50/50|the only cell within candidate_cut").all()
