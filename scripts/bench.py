@@ -4,6 +4,15 @@ Usage: python scripts/bench.py [--repeats 5] [--quick] [--out FILE]
 (`fastsweep bench` with the repository's table as the default --out; `fastsweep bench`
 itself only prints unless given --out.)
 """
+
+import os as _os
+import sys as _sys
+
+_sys.path.insert(0, _os.path.dirname(_os.path.abspath(__file__)))
+from _bootstrap import ensure_venv  # noqa: E402
+
+if __name__ == "__main__":
+    ensure_venv(__file__)  # re-runs this script inside .venv (made on first use)
 import os
 import sys
 

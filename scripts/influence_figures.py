@@ -12,6 +12,15 @@ Usage: python scripts/influence_figures.py [--out results/influence]
 """
 from __future__ import annotations
 
+import os as _os
+import sys as _sys
+
+_sys.path.insert(0, _os.path.dirname(_os.path.abspath(__file__)))
+from _bootstrap import ensure_venv  # noqa: E402
+
+if __name__ == "__main__":
+    ensure_venv(__file__)  # re-runs this script inside .venv (made on first use)
+
 import argparse
 import os
 

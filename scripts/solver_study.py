@@ -12,14 +12,26 @@ in won games, games/s and the wall time.
 
 Re-running with more games grows the folders (finished chunks are kept).
 """
+
+import os as _os
+import sys as _sys
+
+_sys.path.insert(0, _os.path.dirname(_os.path.abspath(__file__)))
+from _bootstrap import ensure_venv  # noqa: E402
+
+if __name__ == "__main__":
+    ensure_venv(__file__)  # re-runs this script inside .venv (made on first use)
 import argparse
 import glob
+import json
 import os
+import re
 import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
+import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 import fastsweep  # noqa: E402
@@ -42,63 +54,98 @@ def folder(key, agent):
     return os.path.join(OUT, "runs", key, agent)
 
 
-def play(agent, games, workers, rows):
+def play(agent, games, workers, rows, quiet=False):
     for key, size, mines, click, cell, *_ in ROWS:
         if rows and key not in rows:
             continue
         t = time.time()
         fastsweep.sweep([agent], [size], mines=[mines], rules="classic", mine_count=[True],
                         first_click=click, first_cell=cell, games=games, seed=SEED,
-                        workers=workers, out=folder(key, agent), per_game=True, quiet=True)
+                        workers=workers, out=folder(key, agent), per_game=True, quiet=quiet)
         print(f"{key} {agent}: {games} games in {time.time() - t:.0f} s", flush=True)
 
 
-def wilson(k, n, z=1.96):
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * (p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5 / d
-    return c - h, c + h
+def chunk_wins(path, games):
+    """Chunk k -> (games, wins) over the folder's first ``games`` games, from its chunk
+    records (kept in git, unlike the per-game rows): the same chunk index holds the same
+    games for every agent (same seed and chunk size), so chunks pair agents."""
+    out = {}
+    with open(os.path.join(path, "chunks.jsonl")) as f:
+        for line in f:
+            if not line.strip():
+                continue
+            rec = json.loads(line)
+            size = int(re.search(r"_c(\d+)$", rec["key"]).group(1))
+            k = rec["k"]
+            if k * size < games and rec["games"] == min(size, games - k * size):
+                (m,) = rec["m"].values()
+                out[k] = (rec["games"], m["wins"])
+    return out
 
 
 def paired(a, b):
-    """Mean of a's wins minus b's on the games both played (percentage points) and its
-    95% half-width."""
-    m = a[["game", "won"]].merge(b[["game", "won"]], on="game")
-    d = m.won_x.astype(float) - m.won_y.astype(float)
-    if len(d) < 2:
+    """Mean of a's wins minus b's on the chunks both played (percentage points) and its
+    95% half-width, from chunk totals (a ratio estimator over independent chunks)."""
+    ks = sorted(set(a) & set(b))
+    if len(ks) < 2:
         return float("nan"), float("nan")
-    return 100 * d.mean(), 100 * 1.96 * d.std(ddof=1) / len(d) ** 0.5
+    n = np.array([a[k][0] for k in ks], float)
+    d = np.array([a[k][1] - b[k][1] for k in ks], float)
+    est = d.sum() / n.sum()
+    r = d - est * n
+    se = (len(ks) / (len(ks) - 1) * (r * r).sum()) ** 0.5 / n.sum()
+    return 100 * est, 100 * 1.96 * se
+
+
+def guesses_won(path):
+    """Mean guesses after the opening in won games and over how many won games, from the
+    per-game rows where present (they are not kept in git), else (NaN, 0)."""
+    files = glob.glob(os.path.join(path, "per_game", "*"))
+    if not files:
+        return float("nan"), 0
+    g = pd.concat([pd.read_csv(f) if f.endswith(".csv") else pd.read_parquet(f)
+                   for f in files])
+    won = g[g.won.astype(bool)]
+    return (won.guesses - 1).mean(), len(won)
 
 
 def table():
+    """The results table from the sweep folders; a row whose agent has no folder keeps
+    nothing. Win rates, intervals, guesses and speed come from the folders' records."""
+    old = pd.read_csv(os.path.join(OUT, "table.csv"))
     out = []
     for key, size, mines, click, cell, best, source, goal in ROWS:
-        games = {}
+        wins, rows = {}, []
         for path in sorted(glob.glob(os.path.join(OUT, "runs", key, "*"))):
-            files = glob.glob(os.path.join(path, "per_game", "*"))
-            if files:
-                games[os.path.basename(path)] = pd.concat(
-                    [pd.read_csv(f) if f.endswith(".csv") else pd.read_parquet(f)
-                     for f in files])
-        for agent, g in games.items():
-            n, k = len(g), int(g.won.sum())
-            lo, hi = wilson(k, n)
-            won = g[g.won.astype(bool)]
-            out.append(dict(
+            if not os.path.exists(os.path.join(path, "chunks.jsonl")):
+                continue
+            agent = os.path.basename(path)
+            s = fastsweep.load(path).summary.iloc[0]
+            n = int(s.games)
+            wins[agent] = chunk_wins(path, n)
+            gw, gn = guesses_won(path)
+            prev = old[(old.board == f"{size[1]}x{size[0]}/{mines}")
+                       & (old.opening == f"{click} {cell}") & (old.agent == agent)]
+            if gn == 0 and len(prev) and int(prev.iloc[0].games) == n:
+                # no per-game rows (a fresh clone): keep the recorded figure, which was
+                # taken over every won game when the table was written
+                p = prev.iloc[0]
+                gw = p.guesses_won
+                gn = int(p.guesses_won_games) if "guesses_won_games" in p else int(
+                    round(p.win_rate * n / 100))
+            rows.append(dict(
                 board=f"{size[1]}x{size[0]}/{mines}", opening=f"{click} {cell}",
-                agent=agent, games=n, win_rate=100 * k / n,
-                win_low=100 * lo, win_high=100 * hi,
-                guesses_won=(won.guesses - 1).mean() if "guesses" in g else float("nan"),
-                games_per_s=n / g.seconds.sum() if "seconds" in g else float("nan"),
+                agent=agent, games=n, win_rate=100 * s.win_rate,
+                win_low=100 * s.win_low, win_high=100 * s.win_high,
+                guesses_won=gw, guesses_won_games=gn, games_per_s=1e6 / s.us_per_game,
                 best_published=best, source=source, goal=goal))
-            for ref in ("pseq", "probability"):  # the same boards: paired differences
-                d, h = paired(g, games[ref]) if ref in games and ref != agent else (
-                    float("nan"), float("nan"))
-                out[-1][f"minus_{ref}"], out[-1][f"minus_{ref}_ci"] = d, h
+        for r in rows:  # the same boards: paired differences
+            for ref in ("pseq", "probability"):
+                d, h = (paired(wins[r["agent"]], wins[ref]) if ref in wins and
+                        ref != r["agent"] else (float("nan"), float("nan")))
+                r[f"minus_{ref}"], r[f"minus_{ref}_ci"] = d, h
+        out += rows
     df = pd.DataFrame(out)
-    if df.empty:  # a fresh clone has no per-game rows: keep the committed table
-        return pd.read_csv(os.path.join(OUT, "table.csv"))
     df.to_csv(os.path.join(OUT, "table.csv"), index=False, float_format="%.4f")
     return df
 
@@ -140,10 +187,11 @@ def main():
     ap.add_argument("--rows", default="", help="comma list of row keys (default: all)")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--table-only", action="store_true")
+    ap.add_argument("--quiet", action="store_true", help="no progress lines")
     a = ap.parse_args()
     if not a.table_only:
         for agent in a.agents.split(","):
-            play(agent, a.games, a.workers, [r for r in a.rows.split(",") if r])
+            play(agent, a.games, a.workers, [r for r in a.rows.split(",") if r], a.quiet)
     df = table()
     print(df.to_string(index=False))
     print(markdown(df))
