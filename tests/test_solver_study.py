@@ -1,0 +1,49 @@
+"""The solver study's table (scripts/solver_study.py) pairs agents by chunk records, which
+are kept in git (the per-game rows are not): checked against per-game pairing."""
+import importlib.util
+import os
+
+import numpy as np
+import pandas as pd
+
+import fastsweep
+
+
+def _study():
+    spec = importlib.util.spec_from_file_location(
+        "solver_study",
+        os.path.join(os.path.dirname(__file__), "..", "scripts", "solver_study.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_chunk_pairing_agrees_with_per_game_pairing(tmp_path):
+    study = _study()
+    wins, per_game = {}, {}
+    for agent in ("probability", "basic"):
+        out = str(tmp_path / agent)
+        fastsweep.sweep([agent], [(6, 6)], mines=[6], rules="classic", mine_count=[True],
+                        games=230, seed=7, workers=1, out=out, per_game=True, quiet=True,
+                        chunk_games=20)
+        wins[agent] = study.chunk_wins(out, 230)
+        per_game[agent] = pd.concat(pd.read_csv(f) if f.endswith(".csv") else
+                                    pd.read_parquet(f)
+                                    for f in sorted(os.listdir(os.path.join(out, "per_game")))
+                                    for f in [os.path.join(out, "per_game", f)])
+    # 11 chunks of 20 games and a last one of 10, each with its win count
+    assert sorted(wins["basic"]) == list(range(12))
+    assert [wins["basic"][k][0] for k in range(12)] == [20] * 11 + [10]
+    for agent, g in per_game.items():
+        assert sum(w for _, w in wins[agent].values()) == int(g.won.sum())
+    d, h = study.paired(wins["probability"], wins["basic"])
+    m = per_game["probability"][["game", "won"]].merge(per_game["basic"][["game", "won"]],
+                                                       on="game")
+    diff = m.won_x.astype(float) - m.won_y.astype(float)
+    assert len(m) == 230
+    assert abs(d - 100 * diff.mean()) < 1e-9  # the same games: the same mean difference
+    per_game_h = 100 * 1.96 * diff.std(ddof=1) / len(diff) ** 0.5
+    assert d > 0 and 0.4 * per_game_h < h < 2.5 * per_game_h  # chunk-based: noisier
+    # only the chunks of the first 50 games: 0 and 1 (chunk 2 would have to hold 10)
+    assert sorted(study.chunk_wins(str(tmp_path / "basic"), 50)) == [0, 1]
+    assert np.isnan(study.paired({0: (20, 3)}, {0: (20, 1)})[0])  # one chunk: no interval
