@@ -173,3 +173,31 @@ def test_a_replay_that_disagrees_with_the_folder_is_refused(tmp_path):
     with pytest.raises(ValueError, match=r"chunk 0 of board .* gave basic:0 other games than "
                                          r"the folder's record"):
         SW.sweep(games=50, out=str(out), **dict(GRID, agents=["basic", "inference"]))
+
+
+def test_growing_a_folder_with_a_changed_engine_is_refused(tmp_path, monkeypatch):
+    """Before new chunks join a folder, each board's first recorded chunk is replayed: an
+    engine whose games differ (here: one more guess in every game) is refused before
+    anything is written, and the same engine grows the folder as usual."""
+    out = tmp_path / "o"
+    SW.sweep(games=50, out=str(out), **GRID)
+    before = (out / "chunks.jsonl").read_text()
+    execute = importlib.import_module("fastsweep.sweep.execute")
+    from fastsweep.kernels import game as kg
+    real = execute._play
+
+    def changed(cfg, seed, first, games):
+        res, secs, extra = real(cfg, seed, first, games)
+        res = res.copy()
+        res[:, kg.OUT_GUESSES] += 1
+        return res, secs, extra
+
+    monkeypatch.setattr(execute, "_play", changed)
+    with pytest.raises(ValueError, match=r"replaying chunk 0 of board \S+ gave basic:0 other "
+                                         r"games than the folder's record \(guess differ\): "
+                                         r"the engine changed"):
+        SW.sweep(games=100, out=str(out), **GRID)
+    assert (out / "chunks.jsonl").read_text() == before  # nothing was added
+    monkeypatch.setattr(execute, "_play", real)
+    grown = SW.sweep(games=100, out=str(out), **GRID)
+    _same(grown, SW.sweep(games=100, **GRID))

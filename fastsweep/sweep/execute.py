@@ -87,6 +87,36 @@ def run_batch(tasks, seed, per_game=False):
     return [run_task(t, seed, per_game) for t in tasks]
 
 
+# what a replayed chunk must reproduce exactly (its seconds aside)
+_SAME = ("n", "x1", "x2", "wins", "det", "guess", "moves", "approx", "wrong", "sdet", "drop")
+
+
+def check_engine(plan, pending, seed):
+    """Before a resumed run adds chunks to a folder, replay each such board's first
+    recorded chunk here and require the same games: a folder grown by changed code would
+    otherwise mix two engines' results unnoticed (ValueError naming the chunk)."""
+    for b in sorted({b for b, _ in pending}):
+        if not plan.recs[b]:
+            continue
+        k = min(plan.recs[b])
+        rec = plan.recs[b][k]
+        js = [j for j, lab in enumerate(plan.labels) if lab in rec["m"]]
+        cfgs = plan.boards[b]["cfgs"]
+        task = (b, plan.keys[b], k, k * plan.boards[b]["chunk"], rec["games"],
+                [(plan.labels[j], cfgs[j], True) for j in js])
+        new, _ = run_task(task, seed)
+        for j in js:
+            lab = plan.labels[j]
+            old = rec["m"][lab]
+            diff = [s for s in _SAME if new["m"][lab].get(s, 0) != old.get(s, 0)]
+            if diff or (lab in rec["xs"] and new["xs"][lab] != rec["xs"][lab]):
+                raise ValueError(
+                    f"out: replaying chunk {k} of board {plan.keys[b]} gave {lab} other games "
+                    f"than the folder's record ({', '.join(diff) or 'per-game scores'} "
+                    f"differ): the engine changed since the folder was written, and growing "
+                    f"it would mix the two; use a new folder")
+
+
 def _backend(backend, workers, scheduler, agents, timeout):
     if backend == "dask":
         return Dask(workers, scheduler, agents, timeout, warm_up)
@@ -98,6 +128,7 @@ def _execute(plan, pending, params, store, workers, backend, scheduler, timeout,
     closes), then open the output folder (so a backend that fails to start leaves no
     folder behind), run the pending chunks, record them as they finish, extend the plan."""
     warm_up(params["agents"])  # compile in the parent (cache=True) before any worker exists
+    check_engine(plan, pending, params["seed"])
     ex = ex or _backend(backend, workers, scheduler, params["agents"], timeout)
     try:
         if store is not None:
