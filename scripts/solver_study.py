@@ -21,6 +21,7 @@ from _bootstrap import ensure_venv  # noqa: E402
 
 if __name__ == "__main__":
     ensure_venv(__file__)  # re-runs this script inside .venv (made on first use)
+
 import argparse
 import glob
 import json
