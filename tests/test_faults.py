@@ -105,7 +105,7 @@ def test_duplicate_chunk_with_other_numbers_is_an_error(tmp_path):
     rec["m"][lab]["x2"] += 50
     rec.pop("id")  # (a legacy-looking record: the digest cannot catch this one)
     write_lines(out, ls + [json.dumps(rec)])
-    with pytest.raises(ValueError, match=r"lines 1 and 4: two records of chunk 0"):
+    with pytest.raises(ValueError, match=rf"lines 1 and 4: two records of chunk {rec['k']} "):
         small(out)
 
 

@@ -407,3 +407,31 @@ def test_cli_worker_failure_is_one_line(tmp_path, capsys, monkeypatch):
     err = capsys.readouterr().err
     assert err.startswith("fastsweep: error: configuration agent=basic") and "boom" in err
     assert err.count("\n") == 1 and "finished chunks are kept in" in err
+
+
+def test_a_board_without_timing_is_played_one_chunk_a_batch(monkeypatch):
+    """Until a board has a timed chunk, its batches hold one chunk (the first guess of a
+    game's cost can be far too low, and a batch is recorded only when it returns); then
+    chunks are batched again. The results do not depend on the batching."""
+    execute = importlib.import_module("fastsweep.sweep.execute")
+    real = execute.run_batch
+    calls = []
+
+    def spy(tasks, seed, per_game=False):
+        calls.append([t[0] for t in tasks])
+        return real(tasks, seed, per_game)
+
+    kw = dict(agents=["basic"], sizes=[8, 9], densities=[0.15], mine_count=[False],
+              games=200, chunk_games=5, seed=3, workers=1, quiet=True)
+    monkeypatch.setattr(execute, "run_batch", spy)
+    batched = fastsweep.sweep(**kw)
+    first = {}
+    for i, boards in enumerate(calls):
+        for b in boards:
+            first.setdefault(b, i)
+    assert sorted(first) == [0, 1]
+    assert all(len(calls[i]) == 1 for i in first.values())  # each board's first: alone
+    assert max(len(c) for c in calls) > 1  # later chunks are batched
+    monkeypatch.setattr(execute, "run_batch", real)
+    assert batched.summary.drop(columns=["us_per_game"]).equals(
+        fastsweep.sweep(**dict(kw, chunk_games=5)).summary.drop(columns=["us_per_game"]))

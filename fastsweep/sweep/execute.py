@@ -144,8 +144,11 @@ def _execute(plan, pending, params, store, workers, backend, scheduler, timeout,
     done_games = sum(r["games"] * len(r["m"]) for recs in plan.recs for r in recs.values())
     progress = Progress(done_games + sum(work(b, k) for b, k in pending), done_games,
                         len(plan.boards) * nm, plan.points_done, quiet=quiet)
-    # estimated seconds per game of each board (refined from finished chunks)
+    # estimated seconds per game of each board (refined from finished chunks); until a
+    # board has a timed chunk its batches hold one chunk: the guess can be 1000x too low
+    # (look-ahead agents), and a batch's chunks are recorded only when it returns
     est = [b["height"] * b["width"] * 0.4e-6 * nm for b in plan.boards]
+    timed = [False] * len(plan.boards)
     seed = params["seed"]
     per_game = store is not None and store.per_game
     inflight = {}
@@ -160,11 +163,16 @@ def _execute(plan, pending, params, store, workers, backend, scheduler, timeout,
             js = plan.task_members(b, k)
             if not js:
                 continue  # every member stopped before chunk k, or has it already
+            if tasks and not timed[b]:
+                pending.appendleft((b, k))  # an untimed board's chunk goes alone
+                break
             g = plan.games_in(b, k)
             cfgs, have = plan.boards[b]["cfgs"], plan.recs[b].get(k, {"m": {}})["m"]
             tasks.append((b, plan.keys[b], k, k * plan.boards[b]["chunk"], g,
                           [(plan.labels[j], cfgs[j], plan.labels[j] in have) for j in js]))
             cost += est[b] * g * len(js) / nm
+            if not timed[b]:
+                break
         return tasks
 
     def finish(results):
@@ -174,7 +182,9 @@ def _execute(plan, pending, params, store, workers, backend, scheduler, timeout,
             plan.add(rec)
             sec = sum(m["sec"] for m in rec["m"].values())
             for b in plan.where[rec["key"]]:
-                est[b] = 0.5 * est[b] + 0.5 * sec / max(rec["games"], 1) * nm / len(rec["m"])
+                per = sec / max(rec["games"], 1) * nm / len(rec["m"])
+                est[b] = 0.5 * est[b] + 0.5 * per if timed[b] else per
+                timed[b] = True
                 plan.evaluate(b)
                 new = plan.new_chunks(b)
                 if new:
