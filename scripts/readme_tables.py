@@ -201,7 +201,7 @@ BLOCKS = {"headline": headline, "report": report, "engine": engine,
           "inference-calls": inference_calls, "inference-outcomes": inference_outcomes,
           "inference-games": inference_games, "hard-views": hard_views, "sweeps": sweeps,
           "provenance": provenance, **readme_reports.BLOCKS, **readme_noise.BLOCKS,
-          **readme_hard.BLOCKS, "solver": lambda: solver_study.markdown(solver_study.table())}
+          **readme_hard.BLOCKS, "solver": lambda: solver_study.markdown(pd.read_csv(solver_study.TABLE))}
 _RE = re.compile(r"(<!-- results:([\w-]+) -->\n)(.*?)(\n<!-- /results:\2 -->)", re.S)
 
 

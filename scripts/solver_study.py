@@ -8,6 +8,7 @@ results/solver/table.csv has the win rate with its 95% Wilson interval, the mean
 in won games, games/s and the wall time.
 
     python3 scripts/solver_study.py --games 100000 --agents probability,pseq,lookahead
+    python3 scripts/solver_study.py --games 10000 --agents risk
     python3 scripts/solver_study.py --table-only
 
 Re-running with more games grows the folders (finished chunks are kept).
@@ -87,7 +88,8 @@ def chunk_wins(path, games):
 def paired(a, b):
     """Mean of a's wins minus b's on the chunks both played (percentage points) and its
     95% half-width, from chunk totals (a ratio estimator over independent chunks)."""
-    ks = sorted(set(a) & set(b))
+    ks = sorted(k for k in set(a) & set(b) if a[k][0] == b[k][0])  # (a cut last chunk
+    # of the shorter run holds fewer games than the longer run's chunk of that index)
     if len(ks) < 2:
         return float("nan"), float("nan")
     n = np.array([a[k][0] for k in ks], float)
@@ -110,10 +112,14 @@ def guesses_won(path):
     return (won.guesses - 1).mean(), len(won)
 
 
-def table():
-    """The results table from the sweep folders; a row whose agent has no folder keeps
-    nothing. Win rates, intervals, guesses and speed come from the folders' records."""
-    old = pd.read_csv(os.path.join(OUT, "table.csv"))
+TABLE = os.path.join(OUT, "table.csv")
+
+
+def table(dest=TABLE):
+    """The results table from the sweep folders' records (win rates, intervals, speed,
+    paired differences; guesses in won games from the per-game rows where present),
+    written to ``dest`` unless it is None."""
+    old = pd.read_csv(TABLE)
     out = []
     for key, size, mines, click, cell, best, source, goal in ROWS:
         wins, rows = {}, []
@@ -121,7 +127,15 @@ def table():
             if not os.path.exists(os.path.join(path, "chunks.jsonl")):
                 continue
             agent = os.path.basename(path)
-            s = fastsweep.load(path).summary.iloc[0]
+            # the summary the sweep wrote when it finished (fastsweep.load would recompute
+            # the same from the records, and check them, but takes seconds a folder)
+            with open(os.path.join(path, "params.json")) as f:
+                want = json.load(f)["games"]
+            sfile = os.path.join(path, "summary.csv")
+            s = pd.read_csv(sfile).iloc[0] if os.path.exists(sfile) else None
+            if s is None or int(s.games) != want:  # a run still going, or stopped
+                print(f"{key} {agent}: left out (unfinished)", file=sys.stderr)
+                continue
             n = int(s.games)
             wins[agent] = chunk_wins(path, n)
             gw, gn = guesses_won(path)
@@ -147,16 +161,17 @@ def table():
                 r[f"minus_{ref}"], r[f"minus_{ref}_ci"] = d, h
         out += rows
     df = pd.DataFrame(out)
-    df.to_csv(os.path.join(OUT, "table.csv"), index=False, float_format="%.4f")
+    if dest is not None:
+        df.to_csv(dest, index=False, float_format="%.4f")
     return df
 
 
 def markdown(df):
     """The README's table: one row per board and opening, the agents side by side."""
-    lines = ["| board | opening | best published | goal | lookahead | pseq | probability | "
+    lines = ["| board | opening | best published | goal | lookahead | pseq | risk | probability | "
              "lookahead - pseq, paired | lookahead - probability, paired | "
-             "guesses after the opening (won games; lookahead / pseq / probability) |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+             "guesses after the opening (won games; lookahead / pseq / risk / probability) |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for (board, opening), g in df.groupby(["board", "opening"], sort=False):
         by = g.set_index("agent")
 
@@ -167,7 +182,7 @@ def markdown(df):
             return f"{r.win_rate:.2f} [{r.win_low:.2f}, {r.win_high:.2f}] ({int(r.games):,})"
         first = g.iloc[0]
         gw = " / ".join(f"{by.loc[a].guesses_won:.2f}" if a in by.index else "-"
-                        for a in ("lookahead", "pseq", "probability"))
+                        for a in ("lookahead", "pseq", "risk", "probability"))
         def diff(ref):
             if "lookahead" not in by.index or f"minus_{ref}" not in by.columns:
                 return "-"
@@ -175,7 +190,7 @@ def markdown(df):
             d, h = r[f"minus_{ref}"], r[f"minus_{ref}_ci"]
             return "-" if pd.isna(d) else f"{d:+.2f} +- {h:.2f}"
         lines.append(f"| {board} | {opening} | {first.best_published} ({first.source}) | "
-                     f">= {first.goal} | {cell('lookahead')} | {cell('pseq')} | "
+                     f">= {first.goal} | {cell('lookahead')} | {cell('pseq')} | {cell('risk')} | "
                      f"{cell('probability')} | {diff('pseq')} | {diff('probability')} | "
                      f"{gw} |")
     return "\n".join(lines)

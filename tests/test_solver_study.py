@@ -47,3 +47,27 @@ def test_chunk_pairing_agrees_with_per_game_pairing(tmp_path):
     # only the chunks of the first 50 games: 0 and 1 (chunk 2 would have to hold 10)
     assert sorted(study.chunk_wins(str(tmp_path / "basic"), 50)) == [0, 1]
     assert np.isnan(study.paired({0: (20, 3)}, {0: (20, 1)})[0])  # one chunk: no interval
+
+
+def test_the_committed_table_follows_from_the_committed_records():
+    """results/solver/table.csv (and so the README's block) is what the committed chunk
+    records give: a fresh clone recomputes the same win rates, intervals and pairings."""
+    study = _study()
+    committed = pd.read_csv(study.TABLE)
+    again = study.table(dest=None)
+    assert len(again) == len(committed) >= 18
+    cols = ["games", "win_rate", "win_low", "win_high", "guesses_won", "minus_pseq",
+            "minus_pseq_ci", "minus_probability", "minus_probability_ci"]
+    assert list(again.agent) == list(committed.agent)
+    np.testing.assert_allclose(again[cols].to_numpy(float), committed[cols].to_numpy(float),
+                               atol=1e-4, equal_nan=True)
+
+
+def test_a_cut_last_chunk_is_not_paired_with_a_whole_one():
+    """A 10^5-game folder ends with a cut chunk; the 10^6-game folder's chunk of that
+    index holds more games: pairing uses only chunks of equal size."""
+    study = _study()
+    long = {0: (10, 4), 1: (10, 6), 2: (10, 9)}
+    short = {0: (10, 3), 1: (10, 5), 2: (4, 0)}
+    d, _ = study.paired(long, short)
+    assert abs(d - 100 * (1 + 1) / 20) < 1e-12
