@@ -142,8 +142,8 @@ def table(dest=TABLE):
             prev = old[(old.board == f"{size[1]}x{size[0]}/{mines}")
                        & (old.opening == f"{click} {cell}") & (old.agent == agent)]
             if gn == 0 and len(prev) and int(prev.iloc[0].games) == n:
-                # no per-game rows (a fresh clone): keep the recorded figure, which was
-                # taken over every won game when the table was written
+                # no per-game rows (a fresh clone): keep the recorded figure, taken over
+                # the won games whose per-game rows existed then (guesses_won_games)
                 p = prev.iloc[0]
                 gw = p.guesses_won
                 gn = int(p.guesses_won_games) if "guesses_won_games" in p else int(
