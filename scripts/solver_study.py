@@ -183,6 +183,7 @@ def markdown(df):
         first = g.iloc[0]
         gw = " / ".join(f"{by.loc[a].guesses_won:.2f}" if a in by.index else "-"
                         for a in ("lookahead", "pseq", "risk", "probability"))
+
         def diff(ref):
             if "lookahead" not in by.index or f"minus_{ref}" not in by.columns:
                 return "-"
