@@ -45,6 +45,7 @@ class GameConfig:
     endgame: int = 1000
     endgame_nodes: int = 1_000_000
     candidate_cut: float = 0.9
+    pseudo_fifty: bool = False
 
     @property
     def cells(self) -> int:

@@ -163,6 +163,12 @@ def _candidate_cut(v, c):
     return float(v)
 
 
+def _pseudo_fifty(v, c):
+    if not isinstance(v, (bool, np.bool_)):
+        raise ValueError(f"pseudo_fifty: expected True or False, got {v!r}")
+    return bool(v)
+
+
 def _noise(v, c):
     from .noise import parse_noise
 
@@ -312,6 +318,10 @@ OPTIONS += (
            "fraction as safe as the safest, in (0, 1]", _candidate_cut,
            flag="--candidate-cut", type=float, metavar="F", slot="F_CUT",
            to_kernel=lambda cfg, kg: cfg.candidate_cut),
+    Option("pseudo_fifty", False, "lookahead agent: guess a pseudo-50/50 early (a cell that, "
+           "were it a mine, would certainly be half of a 50/50 no reveal resolves: an "
+           "orthogonal pair or a 2x2 block)", _pseudo_fifty, flag="--pseudo-fifty",
+           type=bool, slot="P_PSEUDO", to_kernel=lambda cfg, kg: int(cfg.pseudo_fifty)),
 )
 BY_NAME = {o.name: o for o in OPTIONS}
 DEFAULTS = {o.name: o.default for o in OPTIONS}

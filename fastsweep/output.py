@@ -59,7 +59,7 @@ def write_table(df: pd.DataFrame, path, name="out") -> None:
 def game_rows(df: pd.DataFrame, cfg) -> pd.DataFrame:
     """``run``'s per-game DataFrame plus the configuration it does not carry (first_cell,
     prior, budget, threshold, risk_rules, max_component, noise, noise_aware,
-    flag_threshold, endgame, endgame_nodes, candidate_cut), next to the other configuration
+    flag_threshold, endgame, endgame_nodes, candidate_cut, pseudo_fifty), next to the other configuration
     columns."""
     fc = cfg.first_cell
     out = df.copy()
@@ -70,6 +70,6 @@ def game_rows(df: pd.DataFrame, cfg) -> pd.DataFrame:
     out.insert(at + 1, "budget", cfg.budget)
     for i, k in enumerate(("threshold", "risk_rules", "max_component", "noise",
                            "noise_aware", "flag_threshold", "endgame", "endgame_nodes",
-                           "candidate_cut")):
+                           "candidate_cut", "pseudo_fifty")):
         out.insert(at + 2 + i, k, getattr(cfg, k))
     return out

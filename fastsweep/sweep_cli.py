@@ -134,6 +134,8 @@ def add_parsers(sub):
             kw = dict(dest=o.keyword, default=o.default, help=o.help)
             if o.const is not None:  # a switch (--trust-clues)
                 kw.update(action="store_const", const=o.const)
+            elif o.type is bool:  # an on switch (--pseudo-fifty)
+                kw["action"] = "store_true"
             else:
                 kw["type"] = o.type
         if o.group is None:

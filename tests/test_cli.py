@@ -233,7 +233,7 @@ def test_run_out_csv_has_every_game_and_its_configuration(tmp_path, capsys):
               budget=5000)
     extra = ["first_cell", "prior", "budget", "threshold", "risk_rules", "max_component",
              "noise", "noise_aware", "flag_threshold", "endgame", "endgame_nodes",
-             "candidate_cut"]
+             "candidate_cut", "pseudo_fifty"]
     assert sorted(got.columns) == sorted(COLUMNS + extra)
     assert list(got.columns[:10]) == ["game", "seed", "agent", "height", "width", "mines",
                                       "rules", "first_click", "first_cell", "mine_count"]
@@ -243,7 +243,7 @@ def test_run_out_csv_has_every_game_and_its_configuration(tmp_path, capsys):
     assert (got.noise == "none").all() and (~got.noise_aware).all()
     assert (got.flag_threshold == 1.0).all()
     assert (got.endgame == 1000).all() and (got.endgame_nodes == 1_000_000).all()
-    assert (got.candidate_cut == 0.9).all()
+    assert (got.candidate_cut == 0.9).all() and (~got.pseudo_fifty).all()
     same = [c for c in COLUMNS if c != "seconds"]
     pd.testing.assert_frame_equal(got[same], ref[same], check_dtype=False)
 

@@ -93,7 +93,7 @@ def test_look_ahead_choice_is_the_best_living_candidate():
     for k, (view, mines) in enumerate(views()):
         h, w = view.shape
         order = rng.permutation(view.size)
-        cell, why, ref, a = lookahead_view(view, mines, order, 0, 1, 0.9)
+        cell, why, ref, a = lookahead_view(view, mines, order, 0, 1, 0.9, 0)
         kinds[why] = kinds.get(why, 0) + 1
         if why != kl.R_LOOKAHEAD_GUESS:
             assert why == kl.R_FIFTY_GUESS, (k, why)
@@ -133,7 +133,7 @@ def test_unavoidable_fifty_fifty_is_guessed_first():
     assert not safe.any() and not sure.any()
     assert p[0, 2] == pytest.approx(0.5) and p[0, 3] == pytest.approx(1 / 6)
     for order in (np.arange(12), np.arange(12)[::-1].copy()):
-        cell, why, ref, a = lookahead_view(view, 4, order, 0, 1, 0.9)
+        cell, why, ref, a = lookahead_view(view, 4, order, 0, 1, 0.9, 0)
         assert why == kl.R_FIFTY_GUESS and {int(cell), int(ref)} == {2, 8}
         assert cell == (2 if order[0] == 0 else 8)  # mirror images tie: the guess order
     # a third cell sharing the 3s' last mine: no pair, the look-ahead plays
@@ -141,7 +141,7 @@ def test_unavoidable_fifty_fifty_is_guessed_first():
                       [-1, 3, -1, -1, -1]], np.int8)
     safe, sure, _ = naive.brute_force_view(view3, 4)
     assert not safe.any() and not sure.any()
-    assert lookahead_view(view3, 4, np.arange(10), 0, 1, 0.9)[1] == kl.R_LOOKAHEAD_GUESS
+    assert lookahead_view(view3, 4, np.arange(10), 0, 1, 0.9, 0)[1] == kl.R_LOOKAHEAD_GUESS
 
 
 def test_not_below_probability_on_9x9_paired():

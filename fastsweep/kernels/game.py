@@ -55,7 +55,8 @@ P_NOISE_CUT_B = 14
 P_NOISE_AWARE = 15  # 1: inference / probability reason on the posterior under the noise
 P_ENDGAME_MAX = 16  # lookahead: exact endgame search at or below this many layouts (0: off)
 P_ENDGAME_NODES = 17  # lookahead: the endgame search's node budget per move
-P_LEN = 18
+P_PSEUDO = 18  # lookahead: 1 guesses pseudo-50/50s early (pseudo.py)
+P_LEN = 19
 
 F_PRIOR = 0
 F_THRESHOLD = 1  # threshold agent: reveal every cell below this mine probability

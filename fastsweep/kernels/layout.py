@@ -186,6 +186,7 @@ R_PSEQ_GUESS = 20  # PSEQ (a = deciding criterion 0..4 + 8 x round(1000 x its va
 R_LOOKAHEAD_GUESS = 21  # look-ahead score (ref = runner-up or -1; a packs both scores)
 R_ENDGAME_GUESS = 22  # exact endgame search (a = winning layouts x 32768 + layouts)
 R_FIFTY_GUESS = 23  # an unavoidable 50/50, guessed early (ref = the other cell)
+R_PSEUDO_GUESS = 24  # a pseudo-50/50, guessed early (ref = its partner, a = shape cells)
 
 
 def regions(h, w):

@@ -9,6 +9,8 @@ Called when complete deduction finds nothing certain. In turn:
    other unknown neighbour of either touches both: no reveal can ever tell them apart)
    is guessed now: it must be guessed anyway, and its answer is information. Of the two,
    the one with the higher look-ahead score (below) is taken, ties by the guess order.
+   With ``pseudo_fifty`` (``P_PSEUDO``), then a living pseudo-50/50 (``pseudo.py``), the
+   safest.
 3. Candidates: hidden cells at least ``cut`` as safe as the safest. A lone candidate is
    played without a look-ahead (unless dead). A "dead" candidate (it can show only one
    value) carries no information and is skipped while a living one remains. Each
@@ -40,12 +42,13 @@ from .endgame import best_move
 from .layouts_enum import solutions
 from .env import cell_of, flat, hidden_left, mines_left, moves, nb_hidden, ncells, status, word
 from .frontier import CB_DED, CB_SIZE
-from .game import F_CUT, P_ENDGAME_MAX, P_ENDGAME_NODES, P_MINE_COUNT
+from .game import F_CUT, P_ENDGAME_MAX, P_ENDGAME_NODES, P_MINE_COUNT, P_PSEUDO
 from .layout import (
     A_GUESS, C_APPROX, C_GPTR, C_ORDER, C_P, F_NBR, F_NNB, HIDDEN, K, R_ENDGAME_GUESS,
-    R_FIFTY_GUESS, R_LOOKAHEAD_GUESS, REVEALED,
+    R_FIFTY_GUESS, R_LOOKAHEAD_GUESS, R_PSEUDO_GUESS, REVEALED,
 )
 from .pseq import N_KEYS, fill_row, iso_key, query
+from .pseudo import pseudo_cells
 from .whatif import OUT_MINE, base_counts, base_logw
 
 BONUS = 0.001  # weight of progress in the score (a tie-break between near-equal cells)
@@ -261,6 +264,15 @@ def lookahead_choice(S, params, fparams, pcell, logw):
         c = best if best >= 0 else pair[0]
         return c, R_FIFTY_GUESS, a + b - c, 0
     approx = 0
+    if params[P_PSEUDO] != 0:  # a living pseudo-50/50, the safest (pseudo.py)
+        ps = pseudo_cells(S, query(params, fparams, False), pcell, buf)
+        for i in range(ps.shape[0]):
+            c = ps[i, 0]
+            approx += fill_row(S, q, base, local, lw, c, pcell, row, keyc)
+            if (row[c, :9] > 0.0).sum() > 1:
+                if approx > 0:
+                    S[n, C_APPROX] += 1
+                return c, R_PSEUDO_GUESS, ps[i, 1], ps[i, 2]
     for cut in (fparams[F_CUT], 0.0):  # the second pass only if every candidate was dead
         cand = _candidates(S, pcell, cut)
         if cand.size == 1:  # nothing to compare: no look-ahead, unless it is dead

@@ -15,14 +15,16 @@ from numba import njit
 from .count import analyse
 from .env import flat, ncells, new_state, status
 from .game import (
-    AGENT, F_CUT, F_LEN, F_PRIOR, P_ENDGAME_MAX, P_ENDGAME_NODES, OVER, P_AGENT, P_LEN, P_MINE_COUNT, P_RULES, RULES_CLASSIC, blindfold, clock, local_rules,
+    AGENT, F_CUT, F_LEN, F_PRIOR, OVER, P_AGENT, P_ENDGAME_MAX, P_ENDGAME_NODES, P_LEN,
+    P_MINE_COUNT, P_PSEUDO, P_RULES, RULES_CLASSIC, blindfold, clock, local_rules,
     new_batch_state, open_game, read_trace, record, settle, setup_game, summarize,
 )
 from .local import guess_in_order
 from .lookahead import lookahead_choice, lookahead_guess
 from .policies import NEED_GUESS, NEED_ORDER, deduce, guess_lowest
-from .layout import C_KMINES, C_ORDER, F_AUX, F_PLANE, HIDDEN
+from .layout import C_KMINES, C_ORDER, C_P, F_AUX, F_PLANE, HIDDEN, K
 from .pseq import criteria, pseq_choice, pseq_guess, query
+from .pseudo import pseudo_cells
 from .view import fill_state
 
 AGENT_PSEQ = 10  # Tu et al.'s P, S, E, Q filters
@@ -123,13 +125,15 @@ def _view_probs(S, q):
 
 
 @njit(cache=True)
-def lookahead_view(v, mines, order, endgame, nodes, cut):
+def lookahead_view(v, mines, order, endgame, nodes, cut, pseudo):
     """The look-ahead agent's choice on view ``v`` (as :func:`pseq_view`; nothing
-    certain) with options ``endgame``, ``nodes`` (its node budget) and ``cut``. Returns
-    (cell, reason, ref, a) as its move would carry them (tests)."""
+    certain) with options ``endgame``, ``nodes`` (its node budget), ``cut`` and
+    ``pseudo`` (1: pseudo-50/50s). Returns (cell, reason, ref, a) as its move would carry
+    them (tests)."""
     S, params, fparams = _view_state(v, mines, order)
     params[P_ENDGAME_MAX] = endgame
     params[P_ENDGAME_NODES] = nodes
+    params[P_PSEUDO] = pseudo
     fparams[F_CUT] = cut
     pcell, logw = _view_probs(S, query(params, fparams, True))
     return lookahead_choice(S, params, fparams, pcell, logw)
@@ -156,3 +160,13 @@ def pseq_view(v, mines, order):
     c, stage, value = pseq_choice(S, params, fparams, pcell)
     return (c, stage, value, pcell.reshape(h, w), sv.reshape(h, w), ev.reshape(h, w),
             qv.reshape(h, w))
+
+
+@njit(cache=True)
+def pseudo_view(v, mines, order):
+    """Pseudo-50/50 cells on view ``v`` (as :func:`pseq_view`): the rows (cell, partner,
+    shape size) of ``pseudo.pseudo_cells`` (tests)."""
+    S, params, fparams = _view_state(v, mines, order)
+    pcell, _ = _view_probs(S, query(params, fparams, True))
+    buf = np.empty(K + S[ncells(S), C_P], np.int32)
+    return pseudo_cells(S, query(params, fparams, False), pcell, buf)
