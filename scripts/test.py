@@ -1,16 +1,62 @@
 """Quick start, command 2: set up .venv if needed and run the test suite.
 
 Usage: python3 scripts/test.py [pytest arguments]
+
+On two or more cores the suite runs in parallel (pytest-xdist, one worker per core,
+work-stealing), after the game kernels were compiled, or loaded from Numba's disk cache,
+in two processes at once: a cold compile is about 4 minutes of one core for the exact
+family and 3.5 for the others together, and xdist's workers would otherwise both
+compile the same kernels. Give ``-n 0`` (or any ``-n``) to choose yourself.
 """
 import os
+import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _bootstrap import ROOT, ensure_venv  # noqa: E402
+
+# each process plays its agents' families once per entry point tests use most (batch
+# and traced games, both rules, with and without the total): the exact family alone
+# (the longest compile), the others together
+WARM = (("probability",), ("basic", "linalg", "lookahead"))
+WARM_CODE = """
+import sys
+import fastsweep
+for agent in sys.argv[1:]:
+    for mc in (False, True):
+        for rules in ("keep-going", "classic"):
+            fastsweep.run(agent, 5, mines=3, games=2, mine_count=mc, rules=rules)
+    fastsweep.play(agent, 5, mines=3, mine_count=True, rules="classic")
+"""
+
+
+def warm_kernels() -> None:
+    """Compile (or load) the kernels in parallel; a failure is left to the tests."""
+    t0 = time.perf_counter()
+    print(f"[test] compiling the kernels, or loading them from the cache, in {len(WARM)} "
+          f"processes", flush=True)
+    procs = [subprocess.Popen([sys.executable, "-c", WARM_CODE, *agents], cwd=ROOT)
+             for agents in WARM]
+    codes = [p.wait() for p in procs]
+    print(f"[test] kernels ready in {time.perf_counter() - t0:.0f} s"
+          + ("" if not any(codes) else f" (exit codes {codes}: the tests will say why)"),
+          flush=True)
+
+
+def parallel(args) -> bool:
+    """Whether to run on every core: more than one, and no ``-n`` given."""
+    given = any(a == "-n" or a.startswith(("-n", "--numprocesses")) for a in args)
+    return (os.cpu_count() or 1) > 1 and not given
+
 
 if __name__ == "__main__":
     ensure_venv(os.path.abspath(__file__))
     import pytest
 
     os.chdir(ROOT)
-    sys.exit(pytest.main(["tests", *sys.argv[1:]]))
+    args = sys.argv[1:]
+    if parallel(args):
+        warm_kernels()
+        args = ["-n", str(os.cpu_count()), "--dist", "worksteal", *args]
+    sys.exit(pytest.main(["tests", *args]))
