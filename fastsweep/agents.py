@@ -115,10 +115,10 @@ AGENTS: dict[str, AgentInfo] = {
         "when few layouts remain; unavoidable 50/50s guessed early; else the living cell of "
         "best two-move look-ahead among those nearly as safe as the safest",
         options=("mine_count", "budget", "prior", "endgame", "endgame_nodes", "candidate_cut",
-                 "pseudo_fifty"),
+                 "pseudo_fifty", "corner_opening"),
         reasons=_RULE_REASONS + (kl.R_DEDUCE_SAFE, kl.R_DEDUCE_MINE, kl.R_RANDOM,
                                  kl.R_LOOKAHEAD_GUESS, kl.R_ENDGAME_GUESS, kl.R_FIFTY_GUESS,
-                                 kl.R_PSEUDO_GUESS, kl.R_APPROX_GUESS),
+                                 kl.R_PSEUDO_GUESS, kl.R_CORNER_GUESS, kl.R_APPROX_GUESS),
         exact_inference=True),
 }
 
@@ -222,6 +222,10 @@ REASONS = {
                         f"pseudo-50/50: were it a mine, it would form a 50/50 with "
                         f"{_rc(ref, w)} ({'pair' if a == 2 else '2x2 block'}) that no reveal "
                         f"can resolve; guessed now (mine probability {p:.3f})"),
+    kl.R_CORNER_GUESS: ("corner-opening", lambda ref, a, p, w:
+                        f"corner opening: the opening {_rc(ref, w)} shows a number and "
+                        f"nothing is certain; the corner farthest from it, as safe as any "
+                        f"cell (mine probability {p:.3f})"),
     kl.R_APPROX_GUESS: ("approx-probability", lambda ref, a, p, w:
                         f"approximate mine probability {p:.3f} (work budget exceeded; "
                         f"{a} hidden cells)"),

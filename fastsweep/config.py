@@ -46,6 +46,7 @@ class GameConfig:
     endgame_nodes: int = 1_000_000
     candidate_cut: float = 0.9
     pseudo_fifty: bool = False
+    corner_opening: bool = False
 
     @property
     def cells(self) -> int:

@@ -163,6 +163,12 @@ def _candidate_cut(v, c):
     return float(v)
 
 
+def _corner_opening(v, c):
+    if not isinstance(v, (bool, np.bool_)):
+        raise ValueError(f"corner_opening: expected True or False, got {v!r}")
+    return bool(v)
+
+
 def _pseudo_fifty(v, c):
     if not isinstance(v, (bool, np.bool_)):
         raise ValueError(f"pseudo_fifty: expected True or False, got {v!r}")
@@ -322,6 +328,10 @@ OPTIONS += (
            "were it a mine, would certainly be half of a 50/50 no reveal resolves: an "
            "orthogonal pair or a 2x2 block)", _pseudo_fifty, flag="--pseudo-fifty",
            type=bool, slot="P_PSEUDO", to_kernel=lambda cfg, kg: int(cfg.pseudo_fifty)),
+    Option("corner_opening", False, "lookahead agent: when the opening cell shows a number "
+           "and nothing is certain, guess the corner farthest from it (if no cell is safer)",
+           _corner_opening, flag="--corner-opening", type=bool, slot="P_CORNER",
+           to_kernel=lambda cfg, kg: int(cfg.corner_opening)),
 )
 BY_NAME = {o.name: o for o in OPTIONS}
 DEFAULTS = {o.name: o.default for o in OPTIONS}

@@ -79,7 +79,7 @@ def run(agent, size, mines=None, density=None, games=1, seed=0, rules="keep-goin
         first_click=None, first_cell=None, mine_count=False, layout=None, prior=0.5,
         budget=0, threshold=0.125, risk_rules="complete", max_component=20, noise="none",
         noise_aware=None, flag_threshold=1.0, endgame=1000, endgame_nodes=1_000_000,
-        candidate_cut=0.9, pseudo_fifty=False) -> pd.DataFrame:
+        candidate_cut=0.9, pseudo_fifty=False, corner_opening=False) -> pd.DataFrame:
     """Play ``games`` games of one configuration; one DataFrame row per game.
 
     Parameters
@@ -136,6 +136,9 @@ def run(agent, size, mines=None, density=None, games=1, seed=0, rules="keep-goin
     pseudo_fifty : bool
         ``lookahead``: guess a pseudo-50/50 early (a cell that, were it a mine, would
         certainly be half of a 50/50 no reveal can resolve).
+    corner_opening : bool
+        ``lookahead``: when the opening cell shows a number and nothing is certain, guess
+        the corner farthest from it if no hidden cell is safer.
 
     Returns
     -------

@@ -56,7 +56,8 @@ P_NOISE_AWARE = 15  # 1: inference / probability reason on the posterior under t
 P_ENDGAME_MAX = 16  # lookahead: exact endgame search at or below this many layouts (0: off)
 P_ENDGAME_NODES = 17  # lookahead: the endgame search's node budget per move
 P_PSEUDO = 18  # lookahead: 1 guesses pseudo-50/50s early (pseudo.py)
-P_LEN = 19
+P_CORNER = 19  # lookahead: 1 opens the far corner after a lone opening number
+P_LEN = 20
 
 F_PRIOR = 0
 F_THRESHOLD = 1  # threshold agent: reveal every cell below this mine probability

@@ -187,6 +187,7 @@ R_LOOKAHEAD_GUESS = 21  # look-ahead score (ref = runner-up or -1; a packs both 
 R_ENDGAME_GUESS = 22  # exact endgame search (a = winning layouts x 32768 + layouts)
 R_FIFTY_GUESS = 23  # an unavoidable 50/50, guessed early (ref = the other cell)
 R_PSEUDO_GUESS = 24  # a pseudo-50/50, guessed early (ref = its partner, a = shape cells)
+R_CORNER_GUESS = 25  # corner_opening: the corner farthest from the opening (ref = it)
 
 
 def regions(h, w):

@@ -2,6 +2,8 @@
 
 Called when complete deduction finds nothing certain. In turn:
 
+0. With ``corner_opening`` (``P_CORNER``): when the opening cell alone is revealed (a
+   number), the corner farthest from it, if no cell is safer (:func:`corner_opening`).
 1. Endgame: with the mine total told and at most ``endgame_max`` consistent layouts,
    the exact game-tree search (``endgame.py``) plays the move that wins in the most
    layouts (if it finishes within its node budget).
@@ -42,10 +44,11 @@ from .endgame import best_move
 from .layouts_enum import solutions
 from .env import cell_of, flat, hidden_left, mines_left, moves, nb_hidden, ncells, status, word
 from .frontier import CB_DED, CB_SIZE
-from .game import F_CUT, P_ENDGAME_MAX, P_ENDGAME_NODES, P_MINE_COUNT, P_PSEUDO
+from .game import F_CUT, P_CORNER, P_ENDGAME_MAX, P_ENDGAME_NODES, P_MINE_COUNT, P_PSEUDO
 from .layout import (
-    A_GUESS, C_APPROX, C_GPTR, C_ORDER, C_P, F_NBR, F_NNB, HIDDEN, K, R_ENDGAME_GUESS,
-    R_FIFTY_GUESS, R_LOOKAHEAD_GUESS, R_PSEUDO_GUESS, REVEALED,
+    A_GUESS, C_APPROX, C_DET, C_FLAG, C_GPTR, C_ORDER, C_P, C_REV, C_W2, F_NBR, F_NNB,
+    HIDDEN, K, R_CORNER_GUESS, R_ENDGAME_GUESS, R_FIFTY_GUESS, R_LOOKAHEAD_GUESS,
+    R_PSEUDO_GUESS, REVEALED,
 )
 from .pseq import N_KEYS, fill_row, iso_key, query
 from .pseudo import pseudo_cells
@@ -92,6 +95,40 @@ def fifty_pair(S, pcell):
         if ok:
             return a, b
     return -1, -1
+
+
+@njit(cache=True)
+def corner_opening(S, pcell):
+    """(corner, opening): when the opening cell alone is revealed (it shows a number and
+    nothing else is known), the hidden corner farthest from it (ties: the guess order),
+    if no hidden cell is safer; else (-1, -1). Measured against the look-ahead's own
+    first guess, which prefers a cell next to the opening for its quick progress: see
+    docs/DESIGN.md (a big opening elsewhere is worth more later)."""
+    n = ncells(S)
+    if S[n, C_REV] != 1 or S[n, C_FLAG] + S[n, C_DET] != 0:
+        return -1, -1
+    o = 0
+    while status(S, o) != REVEALED:
+        o += 1
+    w = S[n, C_W2] - 2
+    h = n // w
+    top = 1.0
+    for c in range(n):
+        if status(S, c) == HIDDEN:
+            top = min(top, pcell[c])
+    F = flat(S)
+    order = S[n, C_ORDER]
+    best = -1
+    far = -1
+    for i in range(S[n, C_GPTR], n):
+        c = cell_of(F, F[order + i])
+        r, k = c // w, c % w
+        if (r == 0 or r == h - 1) and (k == 0 or k == w - 1) and status(S, c) == HIDDEN \
+                and pcell[c] <= top * (1.0 + TIE_RTOL):
+            d = abs(r - o // w) + abs(k - o % w)
+            if d > far:
+                best, far = c, d
+    return best, o
 
 
 @njit(cache=True)
@@ -232,6 +269,10 @@ def _score(S, q, base, local, lw, cand, pcell, row, keyc, scored, buf):
 def lookahead_choice(S, params, fparams, pcell, logw):
     """(cell, reason, ref, a) of :func:`lookahead_guess`'s move."""
     n = ncells(S)
+    if params[P_CORNER] != 0:
+        c, o = corner_opening(S, pcell)
+        if c >= 0:
+            return c, R_CORNER_GUESS, o, -1
     emax = params[P_ENDGAME_MAX]
     if params[P_MINE_COUNT] != 0 and emax > 0 and logw <= math.log(emax) + 1e-9:
         count, cells, table = solutions(S, emax)

@@ -16,7 +16,7 @@ from .count import analyse
 from .env import flat, ncells, new_state, status
 from .game import (
     AGENT, F_CUT, F_LEN, F_PRIOR, OVER, P_AGENT, P_ENDGAME_MAX, P_ENDGAME_NODES, P_LEN,
-    P_MINE_COUNT, P_PSEUDO, P_RULES, RULES_CLASSIC, blindfold, clock, local_rules,
+    P_CORNER, P_MINE_COUNT, P_PSEUDO, P_RULES, RULES_CLASSIC, blindfold, clock, local_rules,
     new_batch_state, open_game, read_trace, record, settle, setup_game, summarize,
 )
 from .local import guess_in_order
@@ -125,15 +125,16 @@ def _view_probs(S, q):
 
 
 @njit(cache=True)
-def lookahead_view(v, mines, order, endgame, nodes, cut, pseudo):
+def lookahead_view(v, mines, order, endgame, nodes, cut, pseudo, corner=0):
     """The look-ahead agent's choice on view ``v`` (as :func:`pseq_view`; nothing
     certain) with options ``endgame``, ``nodes`` (its node budget), ``cut`` and
-    ``pseudo`` (1: pseudo-50/50s). Returns (cell, reason, ref, a) as its move would carry
+    ``pseudo`` (1: pseudo-50/50s) and ``corner`` (1: corner_opening). Returns (cell, reason, ref, a) as its move would carry
     them (tests)."""
     S, params, fparams = _view_state(v, mines, order)
     params[P_ENDGAME_MAX] = endgame
     params[P_ENDGAME_NODES] = nodes
     params[P_PSEUDO] = pseudo
+    params[P_CORNER] = corner
     fparams[F_CUT] = cut
     pcell, logw = _view_probs(S, query(params, fparams, True))
     return lookahead_choice(S, params, fparams, pcell, logw)

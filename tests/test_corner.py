@@ -1,0 +1,74 @@
+"""The look-ahead's corner opening (``corner_opening``, kernels/lookahead.py): after an
+opening that shows a number, with nothing certain, the corner farthest from it if no
+hidden cell is safer; hand-made views where it applies and where it must not, the
+contract on full games, and the switch."""
+import numpy as np
+import pytest
+
+import fastsweep
+import naive
+from fastsweep import cli
+from fastsweep.kernels import layout as kl
+from fastsweep.kernels.run_solver import lookahead_view
+from test_pseq import CASES, full_games
+
+
+def opening(h, w, r, c, value):
+    v = np.full((h, w), -1, np.int8)
+    v[r, c] = value
+    return v
+
+
+def test_the_far_corner_after_a_corner_number():
+    v = opening(16, 30, 0, 0, 1)
+    order = np.arange(480)
+    assert lookahead_view(v, 99, order, 1000, 10 ** 6, 0.9, 0, 1) == (
+        479, kl.R_CORNER_GUESS, 0, -1)
+    cell, why, _, _ = lookahead_view(v, 99, order, 1000, 10 ** 6, 0.9, 0, 0)
+    assert why == kl.R_LOOKAHEAD_GUESS and cell != 479  # the look-ahead's own choice
+    # from the centre every corner is as far: the first of them in the guess order
+    v = opening(5, 5, 2, 2, 2)
+    order = np.array([7, 20, 4, 0, 24] + [c for c in range(25) if c not in (7, 20, 4, 0, 24)])
+    assert lookahead_view(v, 4, order, 0, 1, 0.9, 0, 1)[:3] == (20, kl.R_CORNER_GUESS, 12)
+
+
+def test_not_when_a_cell_is_safer_or_more_is_known():
+    # 4 x 4, 10 mines: the far cells hold 9 of 12, the opening's neighbours 1 of 3
+    v = opening(4, 4, 0, 0, 1)
+    _, _, p = naive.brute_force_view(v, 10)
+    assert p[3, 3] > p[0, 1]
+    cell, why, _, _ = lookahead_view(v, 10, np.arange(16), 0, 1, 0.9, 0, 1)
+    assert why != kl.R_CORNER_GUESS and cell in (1, 4, 5)
+    # a second revealed cell: the game is past its opening
+    v = opening(3, 6, 0, 0, 1)
+    v[0, 3] = 2
+    safe, sure, p = naive.brute_force_view(v, 4)
+    assert not safe.any() and not sure.any()
+    assert p[2, 5] == pytest.approx(p[v == -1].min())  # the far corner is among the safest
+    assert lookahead_view(v, 4, np.arange(18), 0, 1, 0.9, 0, 1)[1] != kl.R_CORNER_GUESS
+
+
+def test_full_games_pass_the_contract_and_say_why():
+    full_games("lookahead", CASES, corner_opening=True)
+    said = []
+    for g in range(10):
+        t = fastsweep.play("lookahead", (16, 30), mines=99, rules="classic",
+                           mine_count=True, seed=4, game=g, corner_opening=True)
+        said += list(t.moves[t.moves.reason.str.startswith("corner opening")].reason)
+        assert all(m.reason.startswith("corner opening") == (m.cell == "(15,29)" and k == 1)
+                   for k, m in enumerate(t.moves.itertuples()) if m.action == "guess")
+    assert said and all("the corner farthest from it" in r for r in said), said
+
+
+def test_corner_opening_is_a_lookahead_switch():
+    with pytest.raises(ValueError, match=r"corner_opening: expected True or False, got 1"):
+        fastsweep.run("lookahead", 9, mines=10, corner_opening=1)
+    with pytest.raises(SystemExit):  # a switch: it takes no value
+        cli.main(["run", "--agent", "lookahead", "--size", "9", "--mines", "10",
+                  "--corner-opening", "no"])
+    kw = dict(mines=10, games=50, seed=1, rules="classic", mine_count=True,
+              corner_opening=True)
+    a, b = (fastsweep.run("lookahead", 9, **kw).drop(columns="seconds") for _ in range(2))
+    assert a.equals(b)  # reproducible
+    off = fastsweep.run("lookahead", 9, **{**kw, "corner_opening": False})
+    assert not a.equals(off.drop(columns="seconds"))  # the switch changes games
