@@ -24,6 +24,8 @@ import tarfile
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _bootstrap import ensure_venv  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -130,4 +132,5 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
+    ensure_venv(__file__)  # re-runs this script inside .venv (made on first use)
     main()
