@@ -163,16 +163,13 @@ def _candidate_cut(v, c):
     return float(v)
 
 
-def _corner_opening(v, c):
-    if not isinstance(v, (bool, np.bool_)):
-        raise ValueError(f"corner_opening: expected True or False, got {v!r}")
-    return bool(v)
-
-
-def _pseudo_fifty(v, c):
-    if not isinstance(v, (bool, np.bool_)):
-        raise ValueError(f"pseudo_fifty: expected True or False, got {v!r}")
-    return bool(v)
+def _switch(name):
+    """The validator of an on/off option ``name``."""
+    def check(v, c):
+        if not isinstance(v, (bool, np.bool_)):
+            raise ValueError(f"{name}: expected True or False, got {v!r}")
+        return bool(v)
+    return check
 
 
 def _noise(v, c):
@@ -326,11 +323,11 @@ OPTIONS += (
            to_kernel=lambda cfg, kg: cfg.candidate_cut),
     Option("pseudo_fifty", False, "lookahead agent: guess a pseudo-50/50 early (a cell that, "
            "were it a mine, would certainly be half of a 50/50 no reveal resolves: an "
-           "orthogonal pair or a 2x2 block)", _pseudo_fifty, flag="--pseudo-fifty",
+           "orthogonal pair or a 2x2 block)", _switch("pseudo_fifty"), flag="--pseudo-fifty",
            type=bool, slot="P_PSEUDO", to_kernel=lambda cfg, kg: int(cfg.pseudo_fifty)),
     Option("corner_opening", False, "lookahead agent: when the opening cell shows a number "
            "and nothing is certain, guess the corner farthest from it (if no cell is safer)",
-           _corner_opening, flag="--corner-opening", type=bool, slot="P_CORNER",
+           _switch("corner_opening"), flag="--corner-opening", type=bool, slot="P_CORNER",
            to_kernel=lambda cfg, kg: int(cfg.corner_opening)),
 )
 BY_NAME = {o.name: o for o in OPTIONS}

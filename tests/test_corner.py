@@ -1,7 +1,8 @@
 """The look-ahead's corner opening (``corner_opening``, kernels/lookahead.py): after an
 opening that shows a number, with nothing certain, the corner farthest from it if no
 hidden cell is safer; hand-made views where it applies and where it must not, the
-contract on full games, and the switch."""
+contract on full games; and both look-ahead switches (``corner_opening``,
+``pseudo_fifty``)."""
 import numpy as np
 import pytest
 
@@ -60,15 +61,16 @@ def test_full_games_pass_the_contract_and_say_why():
     assert said and all("the corner farthest from it" in r for r in said), said
 
 
-def test_corner_opening_is_a_lookahead_switch():
-    with pytest.raises(ValueError, match=r"corner_opening: expected True or False, got 1"):
-        fastsweep.run("lookahead", 9, mines=10, corner_opening=1)
+@pytest.mark.parametrize("name", ["corner_opening", "pseudo_fifty"])
+def test_the_lookahead_switches(name):
+    with pytest.raises(ValueError, match=fr"{name}: expected True or False, got 1"):
+        fastsweep.run("lookahead", 9, mines=10, **{name: 1})
     with pytest.raises(SystemExit):  # a switch: it takes no value
         cli.main(["run", "--agent", "lookahead", "--size", "9", "--mines", "10",
-                  "--corner-opening", "no"])
-    kw = dict(mines=10, games=50, seed=1, rules="classic", mine_count=True,
-              corner_opening=True)
+                  "--" + name.replace("_", "-"), "no"])
+    kw = dict(mines=10, games=50, seed=1, rules="classic", mine_count=True, **{name: True})
     a, b = (fastsweep.run("lookahead", 9, **kw).drop(columns="seconds") for _ in range(2))
     assert a.equals(b)  # reproducible
-    off = fastsweep.run("lookahead", 9, **{**kw, "corner_opening": False})
-    assert not a.equals(off.drop(columns="seconds"))  # the switch changes games
+    if name == "corner_opening":  # (pseudo-50/50s are too rare on 50 9x9 games)
+        off = fastsweep.run("lookahead", 9, **{**kw, name: False})
+        assert not a.equals(off.drop(columns="seconds"))  # the switch changes games

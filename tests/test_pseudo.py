@@ -13,7 +13,6 @@ import pytest
 
 import fastsweep
 import naive
-from fastsweep import cli
 from fastsweep.kernels import layout as kl
 from fastsweep.kernels.run_solver import lookahead_view, pseudo_view
 from test_pseq import CASES, full_games
@@ -138,14 +137,3 @@ def test_full_games_pass_the_contract_and_say_why():
                            mine_count=True, seed=4, game=g, pseudo_fifty=True)
         said += list(t.moves[t.moves.reason.str.startswith("pseudo-50/50")].reason)
     assert said and all("that no reveal can resolve; guessed now" in r for r in said), said
-
-
-def test_pseudo_fifty_is_a_lookahead_switch():
-    with pytest.raises(ValueError, match=r"pseudo_fifty: expected True or False, got 1"):
-        fastsweep.run("lookahead", 9, mines=10, pseudo_fifty=1)
-    with pytest.raises(SystemExit):  # a switch: it takes no value
-        cli.main(["run", "--agent", "lookahead", "--size", "9", "--mines", "10",
-                  "--pseudo-fifty", "no"])
-    kw = dict(mines=10, games=50, seed=1, rules="classic", mine_count=True, pseudo_fifty=True)
-    a, b = (fastsweep.run("lookahead", 9, **kw).drop(columns="seconds") for _ in range(2))
-    assert a.equals(b)  # reproducible
