@@ -127,9 +127,9 @@ def _view_probs(S, q):
 @njit(cache=True)
 def lookahead_view(v, mines, order, endgame, nodes, cut, pseudo, corner=0):
     """The look-ahead agent's choice on view ``v`` (as :func:`pseq_view`; nothing
-    certain) with options ``endgame``, ``nodes`` (its node budget), ``cut`` and
-    ``pseudo`` (1: pseudo-50/50s) and ``corner`` (1: corner_opening). Returns (cell, reason, ref, a) as its move would carry
-    them (tests)."""
+    certain) with options ``endgame``, ``nodes`` (its node budget), ``cut``, ``pseudo``
+    (1: pseudo-50/50s) and ``corner`` (1: corner_opening). Returns (cell, reason, ref, a)
+    as its move would carry them (tests)."""
     S, params, fparams = _view_state(v, mines, order)
     params[P_ENDGAME_MAX] = endgame
     params[P_ENDGAME_NODES] = nodes
