@@ -1,8 +1,8 @@
 """The look-ahead's corner opening (``corner_opening``, kernels/lookahead.py): after an
 opening that shows a number, with nothing certain, the corner farthest from it if no
-hidden cell is safer; hand-made views where it applies and where it must not, the
-contract on full games; and both look-ahead switches (``corner_opening``,
-``pseudo_fifty``)."""
+hidden cell is safer, unless the endgame search answers first; hand-made views where it
+applies and where it must not, the contract on full games; and both look-ahead switches
+(``corner_opening``, ``pseudo_fifty``)."""
 import numpy as np
 import pytest
 
@@ -47,6 +47,15 @@ def test_not_when_a_cell_is_safer_or_more_is_known():
     assert not safe.any() and not sure.any()
     assert p[2, 5] == pytest.approx(p[v == -1].min())  # the far corner is among the safest
     assert lookahead_view(v, 4, np.arange(18), 0, 1, 0.9, 0, 1)[1] != kl.R_CORNER_GUESS
+
+
+def test_the_endgame_search_comes_first():
+    # 4 x 4, 2 mines, a 1 in the corner: 3 x 12 = 36 layouts, within the endgame's reach;
+    # its exact move stands before the heuristic (which would take the far corner)
+    v = opening(4, 4, 0, 0, 1)
+    order = np.arange(16)
+    assert lookahead_view(v, 2, order, 0, 1, 0.9, 0, 1)[:3] == (15, kl.R_CORNER_GUESS, 0)
+    assert lookahead_view(v, 2, order, 1000, 10 ** 6, 0.9, 0, 1)[1] == kl.R_ENDGAME_GUESS
 
 
 def test_full_games_pass_the_contract_and_say_why():

@@ -2,11 +2,11 @@
 
 Called when complete deduction finds nothing certain. In turn:
 
-0. With ``corner_opening`` (``P_CORNER``): when the opening cell alone is revealed (a
-   number), the corner farthest from it, if no cell is safer (:func:`corner_opening`).
 1. Endgame: with the mine total told and at most ``endgame_max`` consistent layouts,
    the exact game-tree search (``endgame.py``) plays the move that wins in the most
    layouts (if it finishes within its node budget).
+   With ``corner_opening`` (``P_CORNER``), then: when the opening cell alone is revealed
+   (a number), the corner farthest from it, if no cell is safer (:func:`corner_opening`).
 2. An unavoidable 50/50 (two hidden cells sharing a clue's last mine, such that every
    other unknown neighbour of either touches both: no reveal can ever tell them apart)
    is guessed now: it must be guessed anyway, and its answer is information. Of the two,
@@ -269,10 +269,6 @@ def _score(S, q, base, local, lw, cand, pcell, row, keyc, scored, buf):
 def lookahead_choice(S, params, fparams, pcell, logw):
     """(cell, reason, ref, a) of :func:`lookahead_guess`'s move."""
     n = ncells(S)
-    if params[P_CORNER] != 0:
-        c, o = corner_opening(S, pcell)
-        if c >= 0:
-            return c, R_CORNER_GUESS, o, -1
     emax = params[P_ENDGAME_MAX]
     if params[P_MINE_COUNT] != 0 and emax > 0 and logw <= math.log(emax) + 1e-9:
         count, cells, table = solutions(S, emax)
@@ -280,6 +276,10 @@ def lookahead_choice(S, params, fparams, pcell, logw):
             j, wins, _ = best_move(table, params[P_ENDGAME_NODES])
             if j >= 0:
                 return cells[j], R_ENDGAME_GUESS, -1, wins * ENDGAME_UNIT + count
+    if params[P_CORNER] != 0:  # after the endgame: an exact answer beats the heuristic
+        c, o = corner_opening(S, pcell)
+        if c >= 0:
+            return c, R_CORNER_GUESS, o, -1
     q = query(params, fparams, True)
     local, base = base_counts(S, q)
     lw = base_logw(S, base) if local else logw
