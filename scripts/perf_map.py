@@ -11,10 +11,10 @@ an empty cache (several minutes, once per run):
 
     NUMBA_CACHE_DIR=$(mktemp -d) perf record -k mono -F 1000 -o la.data \\
         .venv/bin/python scripts/perf_map.py --agent lookahead --games 1500
-    perf report -i la.data --no-children --sort dso,sym --time START,END
 
-(START,END: the window the script printed.) A function's size in the map is the gap to
-the next address, so a sample in an unnamed helper is charged to the function before it.
+then run the ``perf report ... --time START,END`` command it prints. A function's size
+in the map is the gap to the next address, so a sample in an unnamed helper is charged
+to the function before it.
 """
 import argparse
 import os
@@ -83,7 +83,8 @@ def main():
         print("no function map: the kernels came from the cache (set NUMBA_CACHE_DIR to "
               "an empty folder)")
     else:
-        print(f"{n} functions mapped; window: --time {t0:.6f},{t1:.6f}")
+        print(f"{n} functions mapped; the timed games' profile, if perf wrote la.data:\n"
+              f"perf report -i la.data --no-children --sort dso,sym --time {t0:.6f},{t1:.6f}")
 
 
 if __name__ == "__main__":
