@@ -54,6 +54,8 @@ def compiled_functions():
 
 
 def write_map(found, path):
+    """Write ``found`` ({address: symbol}) to ``path`` in perf's map format; returns the
+    number of functions."""
     items = sorted(found.items())
     with open(path, "w") as fh:
         for i, (addr, name) in enumerate(items):
