@@ -26,31 +26,21 @@ from numba import njit
 
 from .actions import act, observe, restore_knowledge, save_knowledge
 from .count import METHOD_AUTO, ST_OK, Query, analyse
-from .env import cell_of, flat, hidden_left, moves, nb_hidden, nb_mines, ncells, status
+from .env import cell_of, flat, hidden_left, moves, ncells, status
 from .frontier import CB_DED, CB_SIZE
 from .game import F_PRIOR, P_BUDGET, P_MINE_COUNT
 from .layout import A_GUESS, C_APPROX, C_GPTR, C_ORDER, C_P, HIDDEN, K, R_PSEQ_GUESS
-from .risk import isolated
+from .risk import N_KEYS, iso_key  # noqa: F401 (N_KEYS: lookahead imports it here)
 from .whatif import OUT_MINE, base_counts, base_logw, outcomes_local, outcomes_whole
 
 TIE_RTOL = 1e-8  # PSEQ's tolerance: values this close (relative) count as tied
 TIE_ATOL = 1e-12  # and this close in absolute terms (a dead cell's Q is 0 up to rounding)
-N_KEYS = 9 * 9  # isolated-cell classes: hidden neighbours x known-mine neighbours
 
 
 @njit(cache=True)
 def query(params, fparams, want_prob):
     return Query(params[P_MINE_COUNT] != 0, fparams[F_PRIOR], params[P_BUDGET], want_prob,
                  METHOD_AUTO, np.zeros((0, 9), np.float64))
-
-
-@njit(cache=True)
-def iso_key(S, c):
-    """The class of hidden cell ``c``'s what-ifs: hidden x 9 + known-mine neighbours if it
-    is isolated (see the module notes), else -1."""
-    if not isolated(S, c):
-        return -1
-    return nb_hidden(S, c) * 9 + nb_mines(S, c)
 
 
 @njit(cache=True)

@@ -41,6 +41,7 @@ from .whatif import OUT_MINE, outcome_table
 TIE_RTOL = 1e-12
 RULES_COMPLETE = 0  # risk_rules: complete deduction decides the what-if's cells
 RULES_BASIC = 1  # the single-clue rules (and the count rules with the total)
+N_KEYS = 9 * 9  # isolated-cell classes: hidden neighbours x known-mine neighbours
 
 
 @njit(cache=True)
@@ -142,16 +143,32 @@ def isolated(S, c):
 
 
 @njit(cache=True)
+def iso_key(S, c):
+    """The class of hidden cell ``c``'s what-ifs: hidden x 9 + known-mine neighbours if it
+    is isolated (:func:`isolated`), else -1 (shared with ``pseq``)."""
+    if not isolated(S, c):
+        return -1
+    return nb_hidden(S, c) * 9 + nb_mines(S, c)
+
+
+@njit(cache=True)
 def risk_scores(S, mine_count, prior, budget, rules, score, pmine, shortcut=True):
     """Fill ``score[c]`` (expected cells decided after revealing c) and ``pmine[c]`` for
     every hidden cell c (NaN elsewhere). Returns False if some analysis was approximated
     (the scores are then incomplete).
 
-    Shortcut (``shortcut``; exact, tested against the what-ifs): without the total, a
-    cell that with its hidden neighbours touches no clue starts a component of its own,
-    so "c shows v" decides its h hidden neighbours iff v minus its known-mine neighbours
-    is 0 or h (by either rule set), and "c is a mine" nothing, beyond what the position
-    decides already (nothing when the agent looks ahead; counted once here)."""
+    Shortcuts (``shortcut``; exact, tested against the what-ifs) for an isolated cell c
+    (with its hidden neighbours it touches no clue), whose reveal starts a component of
+    its own. Without the total, "c shows v" decides its h hidden neighbours iff v minus
+    its known-mine neighbours is 0 or h (by either rule set), and "c is a mine" nothing,
+    beyond what the position decides already (nothing when the agent looks ahead;
+    counted once here). With the total the global count couples that component to the
+    rest, but the what-if position is the same up to the component's place: the cells
+    decided after "c shows v" depend only on c's class (:func:`iso_key`: hidden and
+    known-mine neighbours) and v, and after "c is a mine" (a flag touching no clue) are
+    the same for every isolated cell. Each is counted once per position, and each
+    cell's score still sums its own outcome probabilities in the same order, so the
+    scores are bit for bit those of the full what-ifs."""
     n = ncells(S)
     out = np.zeros((n, OUT_MINE + 1), np.float64)
     res, approx, _ = outcome_table(S, query(mine_count, prior, budget, True), out, True)
@@ -164,11 +181,41 @@ def risk_scores(S, mine_count, prior, budget, rules, score, pmine, shortcut=True
     mark = np.zeros(n, np.int8)
     queue = np.empty(n, np.int64)
     base = -1
+    # with the total: cells decided per isolated class and value, and after an isolated
+    # mine (-2: not counted yet)
+    iso_d = np.full((N_KEYS, OUT_MINE), -2, np.int64)
+    iso_mine = -2
     for c in range(n):
         if status(S, c) != HIDDEN:
             continue
         p = out[c, OUT_MINE]
         pmine[c] = p
+        key = iso_key(S, c) if shortcut and mine_count else -1
+        if key >= 0:
+            s = 0.0
+            if p > 0.0:
+                if iso_mine == -2:
+                    save_knowledge(S, buf)
+                    observe_mine(S, c)
+                    iso_mine = _decided(S, qd, rules, mark, queue)
+                    restore_knowledge(S, buf)
+                if iso_mine < 0:
+                    return False
+                s += p * iso_mine
+            for v in range(OUT_MINE):
+                pv = out[c, v]
+                if pv <= 0.0:
+                    continue
+                if iso_d[key, v] == -2:
+                    save_knowledge(S, buf)
+                    observe(S, c, v)
+                    iso_d[key, v] = _decided(S, qd, rules, mark, queue)
+                    restore_knowledge(S, buf)
+                if iso_d[key, v] < 0:
+                    return False
+                s += pv * iso_d[key, v]
+            score[c] = s
+            continue
         if shortcut and not mine_count and isolated(S, c):
             if base < 0:  # once: what the position decides already (none in the agent)
                 base = _decided(S, qd, rules, mark, queue)
