@@ -47,6 +47,7 @@ class GameConfig:
     candidate_cut: float = 0.9
     pseudo_fifty: bool = False
     corner_opening: bool = False
+    offedge_limit: bool = False
 
     @property
     def cells(self) -> int:

@@ -329,6 +329,10 @@ OPTIONS += (
            "and nothing is certain, guess the corner farthest from it (if no cell is safer)",
            _switch("corner_opening"), flag="--corner-opening", type=bool, slot="P_CORNER",
            to_kernel=lambda cfg, kg: int(cfg.corner_opening)),
+    Option("offedge_limit", False, "lookahead agent: off the frontier, score only the cells "
+           "Hill's solver does (two steps from a clue, corners and nooks): cheaper",
+           _switch("offedge_limit"), flag="--offedge-limit", type=bool, slot="P_OFFEDGE",
+           to_kernel=lambda cfg, kg: int(cfg.offedge_limit)),
 )
 BY_NAME = {o.name: o for o in OPTIONS}
 DEFAULTS = {o.name: o.default for o in OPTIONS}

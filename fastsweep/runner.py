@@ -79,7 +79,8 @@ def run(agent, size, mines=None, density=None, games=1, seed=0, rules="keep-goin
         first_click=None, first_cell=None, mine_count=False, layout=None, prior=0.5,
         budget=0, threshold=0.125, risk_rules="complete", max_component=20, noise="none",
         noise_aware=None, flag_threshold=1.0, endgame=1000, endgame_nodes=1_000_000,
-        candidate_cut=0.9, pseudo_fifty=False, corner_opening=False) -> pd.DataFrame:
+        candidate_cut=0.9, pseudo_fifty=False, corner_opening=False,
+        offedge_limit=False) -> pd.DataFrame:
     """Play ``games`` games of one configuration; one DataFrame row per game.
 
     Parameters
@@ -139,6 +140,10 @@ def run(agent, size, mines=None, density=None, games=1, seed=0, rules="keep-goin
     corner_opening : bool
         ``lookahead``: when the opening cell shows a number and nothing is certain, guess
         the corner farthest from it if no hidden cell is safer.
+    offedge_limit : bool
+        ``lookahead``: off the frontier, score only the cells D. Hill's solver scores
+        (two steps from a clue, or in a corner or nook; all when fewer than 30): a
+        cheaper setting (docs in the README's "The strongest classic solver").
 
     Returns
     -------

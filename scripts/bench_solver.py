@@ -28,7 +28,9 @@ import fastsweep  # noqa: E402
 
 SETTINGS = [("probability", {}), ("pseq", {}), ("lookahead", {}),
             ("lookahead", dict(candidate_cut=1.0)),
-            ("lookahead", dict(candidate_cut=1.0, endgame=0))]
+            ("lookahead", dict(candidate_cut=1.0, endgame=0)),
+            ("lookahead", dict(offedge_limit=True)),
+            ("lookahead", dict(candidate_cut=1.0, endgame=0, offedge_limit=True))]
 
 
 def main():

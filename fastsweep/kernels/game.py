@@ -57,7 +57,8 @@ P_ENDGAME_MAX = 16  # lookahead: exact endgame search at or below this many layo
 P_ENDGAME_NODES = 17  # lookahead: the endgame search's node budget per move
 P_PSEUDO = 18  # lookahead: 1 guesses pseudo-50/50s early (pseudo.py)
 P_CORNER = 19  # lookahead: 1 opens the far corner after a lone opening number
-P_LEN = 20
+P_OFFEDGE = 20  # lookahead: 1 scores only Hill's off-frontier cells (offedge.py)
+P_LEN = 21
 
 F_PRIOR = 0
 F_THRESHOLD = 1  # threshold agent: reveal every cell below this mine probability

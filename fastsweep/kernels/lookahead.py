@@ -13,10 +13,11 @@ Called when complete deduction finds nothing certain. In turn:
    the one with the higher look-ahead score (below) is taken, ties by the guess order.
    With ``pseudo_fifty`` (``P_PSEUDO``), then a living pseudo-50/50 (``pseudo.py``), the
    safest.
-3. Candidates: hidden cells at least ``cut`` as safe as the safest. A lone candidate is
-   played without a look-ahead (unless dead). A "dead" candidate (it can show only one
-   value) carries no information and is skipped while a living one remains. Each
-   candidate c is scored by a two-move look-ahead,
+3. Candidates: hidden cells at least ``cut`` as safe as the safest (with
+   ``offedge_limit``, ``P_OFFEDGE``: off the frontier only those Hill's solver scores,
+   ``offedge.py``). A lone candidate is played without a look-ahead (unless dead). A
+   "dead" candidate (it can show only one value) carries no information and is skipped
+   while a living one remains. Each candidate c is scored by a two-move look-ahead,
 
        score(c) = sum over v of P(c safe, shows v) x (b(c, v) + BONUS x [progress]),
 
@@ -28,7 +29,7 @@ Called when complete deduction finds nothing certain. In turn:
    0.001): progress breaks near-ties. Candidates are taken safest first and pruned once
    their bound, safety x (1 + BONUS), cannot beat the best score; values likeliest
    first, a candidate is dropped once its partial score plus what is left cannot win.
-   Ties go to the safer cell, then the guess order. Isolated cells (``pseq.iso_key``)
+   Ties go to the safer cell, then the guess order. Isolated cells (``risk.iso_key``)
    are scored once per class.
 
 No step depends on timing: the same seed gives the same games.
@@ -44,12 +45,15 @@ from .endgame import best_move
 from .layouts_enum import solutions
 from .env import cell_of, flat, hidden_left, mines_left, moves, nb_hidden, ncells, status, word
 from .frontier import CB_DED, CB_SIZE
-from .game import F_CUT, P_CORNER, P_ENDGAME_MAX, P_ENDGAME_NODES, P_MINE_COUNT, P_PSEUDO
+from .game import (
+    F_CUT, P_CORNER, P_ENDGAME_MAX, P_ENDGAME_NODES, P_MINE_COUNT, P_OFFEDGE, P_PSEUDO,
+)
 from .layout import (
     A_GUESS, C_APPROX, C_DET, C_FLAG, C_GPTR, C_ORDER, C_P, C_REV, C_W2, F_NBR, F_NNB,
     HIDDEN, K, R_CORNER_GUESS, R_ENDGAME_GUESS, R_FIFTY_GUESS, R_LOOKAHEAD_GUESS,
     R_PSEUDO_GUESS, REVEALED,
 )
+from .offedge import limit_offedge
 from .pseq import N_KEYS, fill_row, iso_key, query
 from .pseudo import pseudo_cells
 from .whatif import OUT_MINE, base_counts, base_logw
@@ -176,9 +180,9 @@ def best_after(S, q):
 
 
 @njit(cache=True)
-def _candidates(S, pcell, cut):
-    """Hidden cells at least ``cut`` as safe as the safest: safest first, then in the
-    guess order."""
+def _candidates(S, pcell, cut, limit):
+    """Hidden cells at least ``cut`` as safe as the safest (with ``limit``, off the
+    frontier only Hill's, ``offedge.py``): safest first, then in the guess order."""
     n = ncells(S)
     F = flat(S)
     order = S[n, C_ORDER]
@@ -197,6 +201,8 @@ def _candidates(S, pcell, cut):
             cells[k] = cells[i]
             k += 1
     cells = cells[:k]
+    if limit:
+        cells = limit_offedge(S, pcell, cells)
     return cells[np.argsort(pcell[cells], kind="mergesort")]
 
 
@@ -315,7 +321,7 @@ def lookahead_choice(S, params, fparams, pcell, logw):
                     S[n, C_APPROX] += 1
                 return c, R_PSEUDO_GUESS, ps[i, 1], ps[i, 2]
     for cut in (fparams[F_CUT], 0.0):  # the second pass only if every candidate was dead
-        cand = _candidates(S, pcell, cut)
+        cand = _candidates(S, pcell, cut, params[P_OFFEDGE] != 0)
         if cand.size == 1:  # nothing to compare: no look-ahead, unless it is dead
             approx += fill_row(S, q, base, local, lw, cand[0], pcell, row, keyc)
             if (row[cand[0], :9] > 0.0).sum() > 1:

@@ -16,11 +16,11 @@ from .count import analyse
 from .env import flat, ncells, new_state, status
 from .game import (
     AGENT, F_CUT, F_LEN, F_PRIOR, OVER, P_AGENT, P_ENDGAME_MAX, P_ENDGAME_NODES, P_LEN,
-    P_CORNER, P_MINE_COUNT, P_PSEUDO, P_RULES, RULES_CLASSIC, blindfold, clock, local_rules,
+    P_CORNER, P_MINE_COUNT, P_OFFEDGE, P_PSEUDO, P_RULES, RULES_CLASSIC, blindfold, clock, local_rules,
     new_batch_state, open_game, read_trace, record, settle, setup_game, summarize,
 )
 from .local import guess_in_order
-from .lookahead import lookahead_choice, lookahead_guess
+from .lookahead import _candidates, lookahead_choice, lookahead_guess
 from .policies import NEED_GUESS, NEED_ORDER, deduce, guess_lowest
 from .layout import C_KMINES, C_ORDER, C_P, F_AUX, F_PLANE, HIDDEN, K
 from .pseq import criteria, pseq_choice, pseq_guess, query
@@ -125,7 +125,7 @@ def _view_probs(S, q):
 
 
 @njit(cache=True)
-def lookahead_view(v, mines, order, endgame, nodes, cut, pseudo, corner=0):
+def lookahead_view(v, mines, order, endgame, nodes, cut, pseudo, corner=0, offedge=0):
     """The look-ahead agent's choice on view ``v`` (as :func:`pseq_view`; nothing
     certain) with options ``endgame``, ``nodes`` (its node budget), ``cut``, ``pseudo``
     (1: pseudo-50/50s) and ``corner`` (1: corner_opening). Returns (cell, reason, ref, a)
@@ -135,6 +135,7 @@ def lookahead_view(v, mines, order, endgame, nodes, cut, pseudo, corner=0):
     params[P_ENDGAME_NODES] = nodes
     params[P_PSEUDO] = pseudo
     params[P_CORNER] = corner
+    params[P_OFFEDGE] = offedge
     fparams[F_CUT] = cut
     pcell, logw = _view_probs(S, query(params, fparams, True))
     return lookahead_choice(S, params, fparams, pcell, logw)
@@ -171,3 +172,13 @@ def pseudo_view(v, mines, order):
     pcell, _ = _view_probs(S, query(params, fparams, True))
     buf = np.empty(K + S[ncells(S), C_P], np.int32)
     return pseudo_cells(S, query(params, fparams, False), pcell, buf)
+
+
+@njit(cache=True)
+def candidates_view(v, mines, order, cut, limit):
+    """The look-ahead's candidates on view ``v`` (as :func:`pseq_view`) at ``cut``, with
+    ``limit`` (1: ``offedge_limit``), in its scoring order; and the mine probabilities
+    (flat, NaN off the hidden cells) they were chosen by (tests)."""
+    S, params, fparams = _view_state(v, mines, order)
+    pcell, _ = _view_probs(S, query(params, fparams, True))
+    return _candidates(S, pcell, cut, limit != 0), pcell
