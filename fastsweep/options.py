@@ -6,7 +6,8 @@ or one value for every configuration, and which kernel parameter slot it fills (
 of a constant in :mod:`fastsweep.kernels.game`) with which number. :func:`make_config`,
 ``run`` / ``play`` / ``sweep``, the command line and :func:`kernel_params` all walk
 ``OPTIONS``: an option added here (plus its kernel code) appears everywhere.
-The parsers and their error messages live in :mod:`fastsweep.config`.
+The parsers and their error messages live in :mod:`fastsweep.config`; the command line's
+list and range values are read by :mod:`fastsweep.cli_values`.
 """
 from __future__ import annotations
 
@@ -18,8 +19,9 @@ from typing import Callable
 import numpy as np
 
 from .agents import AGENTS, agent_id
+from .cli_values import cell_spec, int_list, mine_count_spec, range_spec, split_list
 from .kernels.count import MAX_BUDGET
-from .config import (FIRST_CELLS, FIRST_CLICKS, RULES, GameConfig, _check_first_click, _is_int,
+from .config import (FIRST_CLICKS, RULES, GameConfig, _check_first_click, _is_int,
                      check_density, parse_first_cell, parse_layout, parse_size, resolve_mines)
 
 
@@ -209,58 +211,25 @@ def _noise_slots(cfg, kg):
     return m.model, m.cut_a, m.cut_b, m.a, m.b
 
 
-# ---------------------------------------------------------------- sweep CLI parsers
-
-def _split(s):
-    return s.split(",")
-
-
-def _ints(s):
-    return [int(m) for m in s.split(",")]
-
-
-def _parse_range(s):
-    from .sweep.grid import parse_range
-
-    return parse_range(s)
-
-
-def _mine_count_spec(s):
-    from .sweep_cli import parse_mine_count
-
-    return parse_mine_count(s)
-
-
-def _cell_spec(s):
-    """``corner|center|random`` or ``ROW,COL`` -> the value, a (row, col) tuple."""
-    if s is None or s in FIRST_CELLS:
-        return s
-    try:
-        return tuple(int(v) for v in s.replace(" ", "").strip("()").split(","))
-    except ValueError:
-        raise ValueError(f"first_cell: expected corner, center, random or ROW,COL, got "
-                         f"{s!r}") from None
-
-
 # ---------------------------------------------------------------- the table
 
 OPTIONS = (
     Option("size", None, "board size: d (d x d) or HxW, e.g. 16x30",
            lambda v, c: parse_size(v), flag="--size", metavar="SIZE", required=True,
            sweep="axis", axis="sizes",
-           sweep_parse=_split, sweep_help="comma-separated sizes: d or HxW, e.g. 10,30,16x30"),
+           sweep_parse=split_list, sweep_help="comma-separated sizes: d or HxW, e.g. 10,30,16x30"),
     Option("layout", None, "a fixed mine layout: H x W bool array or list of (row, col)",
            _layout, sweep=None),
     Option("mines", None, "number of mines", _mines, flag="--mines", type=int, group="count",
-           metavar="M", required=True, sweep="axis", axis="mines", sweep_parse=_ints,
+           metavar="M", required=True, sweep="axis", axis="mines", sweep_parse=int_list,
            sweep_help="comma-separated mine counts",
            slot="P_MINES", to_kernel=lambda cfg, kg: cfg.mines),
     Option("density", None, "fraction of cells that are mines, in [0, 1]", _density,
            flag="--density", type=float, group="count", metavar="RHO", required=True,
-           sweep="axis", axis="densities", sweep_parse=_parse_range,
+           sweep="axis", axis="densities", sweep_parse=range_spec,
            sweep_help="mine densities: START:STOP:STEP (inclusive) or a comma list"),
     Option("rules", "keep-going", "keep-going (default) or classic", _rules, flag="--rules",
-           metavar="RULES", sweep="axis", axis="rules", sweep_parse=_split,
+           metavar="RULES", sweep="axis", axis="rules", sweep_parse=split_list,
            sweep_help="comma list of keep-going, classic", slot="P_RULES",
            to_kernel=lambda cfg, kg: (kg.RULES_CLASSIC if cfg.rules == "classic"
                                       else kg.RULES_KEEP_GOING)),
@@ -269,11 +238,11 @@ OPTIONS = (
            to_kernel=lambda cfg, kg: FIRST_CLICKS.index(cfg.first_click)),
     Option("first_cell", None, "corner | center | random | ROW,COL (default: corner for "
            "classic, random otherwise)", _first_cell, flag="--first-cell",
-           metavar="CELL", sweep_parse=_cell_spec, slot="P_FIRST_CELL",
+           metavar="CELL", sweep_parse=cell_spec, slot="P_FIRST_CELL",
            to_kernel=lambda cfg, kg: cfg.first_cell_index()),
     Option("mine_count", False, "tell the agent the number of mines", _mine_count,
            flag="--mine-count", type=bool, sweep="axis", axis="mine_count",
-           sweep_parse=_mine_count_spec, sweep_default="both",
+           sweep_parse=mine_count_spec, sweep_default="both",
            sweep_help="tell agents the mine total: both | yes | no, or AGENT=both|yes|no,...",
            slot="P_MINE_COUNT", to_kernel=lambda cfg, kg: int(cfg.mine_count)),
     Option("prior", 0.5, "per-cell mine prior of probability agents that are not told the "

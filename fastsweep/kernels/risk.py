@@ -143,6 +143,20 @@ def isolated(S, c):
 
 
 @njit(cache=True)
+def _decided_after(S, c, v, q, rules, mark, queue, buf):
+    """Cells decided once hidden cell ``c`` shows ``v`` (``OUT_MINE``: is a mine), on a
+    what-if of ``S``'s knowledge (``buf``: its snapshot's scratch)."""
+    save_knowledge(S, buf)
+    if v == OUT_MINE:
+        observe_mine(S, c)
+    else:
+        observe(S, c, v)
+    d = _decided(S, q, rules, mark, queue)
+    restore_knowledge(S, buf)
+    return d
+
+
+@njit(cache=True)
 def iso_key(S, c):
     """The class of hidden cell ``c``'s what-ifs: hidden x 9 + known-mine neighbours if it
     is isolated (:func:`isolated`), else -1 (shared with ``pseq``)."""
@@ -165,9 +179,8 @@ def risk_scores(S, mine_count, prior, budget, rules, score, pmine, shortcut=True
     counted once here). With the total the global count couples that component to the
     rest, but the what-if position is the same up to the component's place: the cells
     decided after "c shows v" depend only on c's class (:func:`iso_key`: hidden and
-    known-mine neighbours) and v, and after "c is a mine" (a flag touching no clue) are
-    the same for every isolated cell. Each is counted once per position, and each
-    cell's score still sums its own outcome probabilities in the same order, so the
+    known-mine neighbours) and v, and after "c is a mine" (a flag touching no clue)
+    too. Each is counted once per class and position, and each cell's score still sums its own outcome probabilities in the same order, so the
     scores are bit for bit those of the full what-ifs."""
     n = ncells(S)
     out = np.zeros((n, OUT_MINE + 1), np.float64)
@@ -181,41 +194,13 @@ def risk_scores(S, mine_count, prior, budget, rules, score, pmine, shortcut=True
     mark = np.zeros(n, np.int8)
     queue = np.empty(n, np.int64)
     base = -1
-    # with the total: cells decided per isolated class and value, and after an isolated
-    # mine (-2: not counted yet)
-    iso_d = np.full((N_KEYS, OUT_MINE), -2, np.int64)
-    iso_mine = -2
+    # with the total: cells decided per isolated class and outcome (-2: not counted yet)
+    iso_d = np.full((N_KEYS, OUT_MINE + 1), -2, np.int64)
     for c in range(n):
         if status(S, c) != HIDDEN:
             continue
         p = out[c, OUT_MINE]
         pmine[c] = p
-        key = iso_key(S, c) if shortcut and mine_count else -1
-        if key >= 0:
-            s = 0.0
-            if p > 0.0:
-                if iso_mine == -2:
-                    save_knowledge(S, buf)
-                    observe_mine(S, c)
-                    iso_mine = _decided(S, qd, rules, mark, queue)
-                    restore_knowledge(S, buf)
-                if iso_mine < 0:
-                    return False
-                s += p * iso_mine
-            for v in range(OUT_MINE):
-                pv = out[c, v]
-                if pv <= 0.0:
-                    continue
-                if iso_d[key, v] == -2:
-                    save_knowledge(S, buf)
-                    observe(S, c, v)
-                    iso_d[key, v] = _decided(S, qd, rules, mark, queue)
-                    restore_knowledge(S, buf)
-                if iso_d[key, v] < 0:
-                    return False
-                s += pv * iso_d[key, v]
-            score[c] = s
-            continue
         if shortcut and not mine_count and isolated(S, c):
             if base < 0:  # once: what the position decides already (none in the agent)
                 base = _decided(S, qd, rules, mark, queue)
@@ -225,23 +210,18 @@ def risk_scores(S, mine_count, prior, budget, rules, score, pmine, shortcut=True
             h = nb_hidden(S, c)
             score[c] = base + (out[c, km] + (out[c, km + h] if km + h < OUT_MINE else 0.0)) * h
             continue
+        key = iso_key(S, c) if shortcut and mine_count else -1
         s = 0.0
-        if p > 0.0:
-            save_knowledge(S, buf)
-            observe_mine(S, c)
-            d = _decided(S, qd, rules, mark, queue)
-            restore_knowledge(S, buf)
-            if d < 0:
-                return False
-            s += p * d
-        for v in range(OUT_MINE):
+        for j in range(OUT_MINE + 1):
+            v = (j + OUT_MINE) % (OUT_MINE + 1)  # the mine first, then the values 0..8
             pv = out[c, v]
             if pv <= 0.0:
                 continue
-            save_knowledge(S, buf)
-            observe(S, c, v)
-            d = _decided(S, qd, rules, mark, queue)
-            restore_knowledge(S, buf)
+            d = iso_d[key, v] if key >= 0 else -2
+            if d == -2:
+                d = _decided_after(S, c, v, qd, rules, mark, queue, buf)
+                if key >= 0:
+                    iso_d[key, v] = d
             if d < 0:
                 return False
             s += pv * d
