@@ -128,8 +128,8 @@ def _view_probs(S, q):
 def lookahead_view(v, mines, order, endgame, nodes, cut, pseudo, corner=0, offedge=0):
     """The look-ahead agent's choice on view ``v`` (as :func:`pseq_view`; nothing
     certain) with options ``endgame``, ``nodes`` (its node budget), ``cut``, ``pseudo``
-    (1: pseudo-50/50s) and ``corner`` (1: corner_opening). Returns (cell, reason, ref, a)
-    as its move would carry them (tests)."""
+    (1: pseudo-50/50s), ``corner`` (1: corner_opening) and ``offedge`` (1: offedge_limit).
+    Returns (cell, reason, ref, a) as its move would carry them (tests)."""
     S, params, fparams = _view_state(v, mines, order)
     params[P_ENDGAME_MAX] = endgame
     params[P_ENDGAME_NODES] = nodes
