@@ -4,9 +4,9 @@ Usage: python3 scripts/test.py [pytest arguments]
 
 On two or more cores the suite runs in parallel (pytest-xdist, one worker per core,
 work-stealing), after the game kernels were compiled, or loaded from Numba's disk cache,
-in two processes at once: a cold compile is about 4 minutes of one core for the exact
-family and 3.5 for the others together, and xdist's workers would otherwise both
-compile the same kernels. Give ``-n 0`` (or any ``-n``) to choose yourself.
+in two processes at once: a cold compile takes minutes of one core for the exact family
+and as many for the others together (docs/DESIGN.md), and xdist's workers would
+otherwise both compile the same kernels. Give ``-n 0`` (or any ``-n``) to choose yourself.
 """
 import os
 import subprocess

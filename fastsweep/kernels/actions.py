@@ -11,7 +11,7 @@
 See ``env.py`` for why one array, the plane, mines-left / safe-left and the fire table.
 """
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from .env import _ix, flat, mines_left, ncells, ncells_flat, t_clue, w_hidden
 from .layout import (

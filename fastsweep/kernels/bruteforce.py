@@ -40,7 +40,7 @@ what a "random guess" promises. t is the largest possible mean of mines per off-
 cell (every enumerated component at its fewest, skipped ones at none).
 """
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from .actions import act_flat
 from .bits import lowest_bit

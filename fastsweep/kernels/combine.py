@@ -15,7 +15,7 @@ independent; this module couples them through their weights by mine count
 import math
 
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from collections import namedtuple
 

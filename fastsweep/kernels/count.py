@@ -24,7 +24,7 @@ import math
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from .combine import (
     HOW_APPROX, HOW_PATH, HOW_TREE, ST_CLUES, ST_OK, ST_TOTAL, Comps, Counted,

@@ -22,7 +22,7 @@ import math
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from .frontier import (
     CB_CAP, CB_DED, CB_K, CB_NK, CB_OPEN, CB_SIZE, CB_SLOT, CK_B, CK_NB, CK_VAL,

@@ -27,7 +27,7 @@ box marginals at the end). Every table is rescaled by its maximum.
 from collections import namedtuple
 
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from .frontier import CB_DED, CB_K, CB_NK, CB_SIZE, span
 from .tree_join import join, join_back

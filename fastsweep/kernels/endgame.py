@@ -20,7 +20,8 @@ game tree is searched:
 * :func:`endgame_view` is both on a typed-in view (tests, measurements).
 """
 import numpy as np
-from numba import njit, types
+from numba import types
+from .jit import njit
 from numba.extending import intrinsic
 
 from .env import new_state

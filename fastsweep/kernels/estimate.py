@@ -19,7 +19,7 @@ estimate).
 import math
 
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from .frontier import CB_SIZE, span
 from .search import _clues_of, _propagate, _undo

@@ -13,7 +13,8 @@ wall-clock seconds.
 import time
 
 import numpy as np
-from numba import njit, objmode
+from numba import objmode
+from .jit import njit
 
 from .board import choose, game_rng, shuffle
 from .sensor import clues_exact, set_noise, set_noise_key

@@ -27,7 +27,7 @@ after ``reset_state``, which marks a new game and invalidates it):
 * row N: the sums of these over all represented components (``T_*``)
 """
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from .count import DEFAULT_BUDGET, ST_OK, analyse_frontier
 from .env import hidden_left, mines_left_known, ncells, w_hidden, w_mines, w_status, word
@@ -146,7 +146,7 @@ def analyse_changed(S, ws, prior, budget):
         box = fr.box
         nbox = fr.nbox
         cinfo = np.zeros((fr.ncomp, 3), np.int64)
-        a = analyse_frontier(S, fr, False, prior, budget, cinfo)
+        a = analyse_frontier(S, fr, False, prior, budget, cinfo, 0)
         status = a.status
         if status != ST_OK:
             return status, a.approx, box, nbox, 0, 0, u, mleft

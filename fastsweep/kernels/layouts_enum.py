@@ -9,7 +9,7 @@ costs little. The table holds, per layout and hidden cell, ``MINE`` (9) for a mi
 the clue the cell would show. ``endgame.py`` searches the game tree on it.
 """
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from .env import mines_left, mines_left_known, nb_mines, ncells, status, word
 from .env import w_is_clue

@@ -32,7 +32,7 @@ the analysis is counted in ``C_APPROX``; so is a position whose matrix would exc
 measured (see the tests).
 """
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from .actions import act_flat
 from .env import flat, mines_left, mines_left_known, ncells, w_hidden, w_mines, w_status, word

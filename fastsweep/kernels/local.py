@@ -12,7 +12,7 @@ O(neighbours), never a board scan. Both rules are sound, and their closure does 
 depend on the order they fire in, so every agent runs them first as a cheap pre-pass.
 """
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from .bits import lowest_bit
 from .actions import _act, act_flat, observed

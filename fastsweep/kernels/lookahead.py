@@ -37,7 +37,7 @@ No step depends on timing: the same seed gives the same games.
 import math
 
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from .actions import act, observe, restore_knowledge, save_knowledge
 from .count import ST_OK, analyse

@@ -9,7 +9,7 @@ clues that the rest of the knowledge contradicts.
   the newest clue of the contradiction (see the function), counted in ``C_DROPPED``.
 """
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from .count import DEFAULT_BUDGET, ST_OK, analyse_frontier
 from .env import (
@@ -139,7 +139,7 @@ def drop_contradicting(S, soft, budget):
         sub = frontier_of(S, cand.astype(np.int32), k)
         if soft.shape[0] > 0:
             sub = soften(sub, S, soft)
-        if analyse_frontier(S, sub, False, 0.5, budget, none).status != ST_OK:
+        if analyse_frontier(S, sub, False, 0.5, budget, none, 0).status != ST_OK:
             drop_clue(S, _newest(S, cand, k))
             return 1
     for j in range(fr.ncon):

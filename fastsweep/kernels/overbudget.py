@@ -8,7 +8,7 @@ heuristic presented as a probability.
 import math
 
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from .combine import HOW_APPROX, ST_CLUES, ST_OK, ST_TOTAL, Counted
 from .estimate import SAMPLES, box_estimates, sample_component

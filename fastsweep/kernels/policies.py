@@ -5,7 +5,7 @@ empty and the game is not over. Agents are small integers (see ``fastsweep.agent
 a new agent is one branch here plus one registry line.
 """
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from .count import METHOD_AUTO, ST_OK, Query, analyse, total_free
 from .incremental import W_PROB, analyse_changed

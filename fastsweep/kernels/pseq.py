@@ -22,7 +22,7 @@ fewer unconstrained cells. Such cells are computed once per (hidden, known-mine)
 import math
 
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from .actions import act, observe, restore_knowledge, save_knowledge
 from .count import METHOD_AUTO, ST_OK, Query, analyse

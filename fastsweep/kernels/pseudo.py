@@ -21,7 +21,7 @@ nowhere and whose hidden tells number at most one (pair) or none (block) are ana
 (Hill's limits: the others rarely pass, and each check costs an analysis).
 """
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from .actions import flag, restore_knowledge, save_knowledge
 from .count import ST_OK, analyse

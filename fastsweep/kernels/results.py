@@ -1,5 +1,5 @@
 """Per-cell results of an analysis, for the public API (``fastsweep.inference``)."""
-from numba import njit
+from .jit import njit
 
 from .count import ST_OK, analyse
 from .env import ncells

@@ -19,7 +19,7 @@ without recomputing in between, every hidden cell whose mine probability is belo
 threshold; if none is, the lowest (as ``probability``).
 """
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from .actions import act, observe, observe_mine, restore_knowledge, save_knowledge
 from .count import ST_OK, analyse, query

@@ -7,7 +7,7 @@ Entry points (the same in every family module): :func:`play_batch`,
 :func:`play_traced`, :func:`play_blind`.
 """
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from .env import flat
 from .game import (

@@ -6,7 +6,7 @@ workspace, the incremental analysis's cache, kept across moves and games. Entry 
 as in ``run_basic.py``: :func:`play_batch`, :func:`play_traced`, :func:`play_blind`.
 """
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from .env import flat
 from .game import (

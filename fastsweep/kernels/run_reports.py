@@ -14,7 +14,7 @@ Entry points as in ``run_basic.py``: :func:`play_batch`, :func:`play_traced`,
 the reductions on a typed-in view (tests).
 """
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from .env import flat, new_state
 from .bruteforce import analyse, brute_move, choose_guess

@@ -10,7 +10,7 @@ analysis over the work budget falls back to the lowest (approximate) probability
 are the guesses on a typed-in view (tests).
 """
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from .count import analyse
 from .env import flat, ncells, new_state, status

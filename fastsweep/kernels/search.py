@@ -14,7 +14,7 @@ the worst case: it stops after ``nodes`` assignments and says so (the boxes it c
 not decide stay undetermined, which is sound).
 """
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from .frontier import (
     CB_DED, CB_K, CB_NK, CB_SIZE, CK_B, CK_NB, clue_bounds, component_clues, is_soft, span,

@@ -21,7 +21,7 @@ exactly the probabilities the sensor draws with); p = 0 never fires, so noise 0 
 exact clues.
 """
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from .board import _GOLDEN, _mix64
 from .env import flat, ncells, t_clue

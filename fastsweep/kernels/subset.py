@@ -45,7 +45,7 @@ equations strictly decreases at each reduction or split, so it terminates. Decis
 are sound: every equation is a consequence of the clues.
 """
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from .actions import act_flat
 from .env import flat, mines_left, ncells, w_hidden, w_status, word

@@ -10,7 +10,7 @@ backward pass walks the same list to hand outside weights and alive flags back.
 import math
 
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from .frontier import CK_VAL, clue_bounds, is_soft
 from .tree_tables import (

@@ -15,7 +15,7 @@ neighbours, then the earliest box) is the usual greedy heuristic for narrow orde
 Neighbour sets are bitsets, so a step costs O(boxes x degree x words).
 """
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from .frontier import CB_K, CB_NK, component_clues, span
 

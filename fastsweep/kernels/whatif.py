@@ -17,7 +17,7 @@ approximated component take the whole analysis per what-if (:func:`outcome_table
 import math
 
 import numpy as np
-from numba import njit
+from .jit import njit
 
 from .actions import observe, restore_knowledge, save_knowledge
 from .combine import _lnbinom
