@@ -11,9 +11,9 @@
 See ``env.py`` for why one array, the plane, mines-left / safe-left and the fire table.
 """
 import numpy as np
-from .jit import njit
 
 from .env import _ix, flat, mines_left, ncells, ncells_flat, t_clue, w_hidden
+from .jit import njit
 from .layout import (
     A_FLAG, A_GUESS, A_REVEAL, C_DET, C_FLAG, C_GUESS, C_NOISE, C_P, C_QLEN, C_REV,
     C_SAFE_DET, C_SENSOR, C_TRACE, C_W2, C_WORDS, C_WRONG_FLAG, DETONATED, F_PLANE, F_RH,

@@ -8,6 +8,7 @@ state is derived from (root seed, game index) alone, so a game is the same whate
 batch, process or machine plays it.
 """
 import numpy as np
+
 from .jit import njit
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)

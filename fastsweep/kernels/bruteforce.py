@@ -40,7 +40,6 @@ what a "random guess" promises. t is the largest possible mean of mines per off-
 cell (every enumerated component at its fewest, skipped ones at none).
 """
 import numpy as np
-from .jit import njit
 
 from .actions import act_flat
 from .bits import lowest_bit
@@ -48,6 +47,7 @@ from .env import (
     cell_of, flat, hidden_left, mines_left, mines_left_known, moves, ncells, w_hidden,
     w_blank, w_mask, w_mines, w_status, word,
 )
+from .jit import njit
 from .layout import (
     A_FLAG, A_GUESS, A_REVEAL, C_APPROX, C_GPTR, C_KMINES, C_OFF, C_ORDER, C_P, C_PLANEOF,
     F_NBR, F_NNB, F_PLANE, HIDDEN, R_BRUTE_GUESS, R_BRUTE_MINE, R_BRUTE_SAFE, REVEALED,

@@ -15,7 +15,6 @@ independent; this module couples them through their weights by mine count
 import math
 
 import numpy as np
-from .jit import njit
 
 from collections import namedtuple
 
@@ -23,6 +22,7 @@ from .count_path import backward, heuristic
 from .count_tree import backward_tree
 from .estimate import box_estimates
 from .frontier import span
+from .jit import njit
 
 ST_OK = 0
 ST_CLUES = 1  # no layout agrees with the clues

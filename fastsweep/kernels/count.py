@@ -24,7 +24,6 @@ import math
 from collections import namedtuple
 
 import numpy as np
-from .jit import njit
 
 from .combine import (
     HOW_APPROX, HOW_PATH, HOW_TREE, ST_CLUES, ST_OK, ST_TOTAL, Comps, Counted,
@@ -32,6 +31,7 @@ from .combine import (
 )
 from .count_path import P_HI, P_KC, P_LO, Q_F, Pool, forward, heuristic, new_pool
 from .count_tree import forward_tree, new_tree_plan, new_tree_pool, root_states
+from .jit import njit
 from .tree_tables import T_HI, T_LEN, T_LO, T_OFF, X_EXISTS
 from .estimate import SAMPLES
 from .overbudget import sample_approximated, search_approximated

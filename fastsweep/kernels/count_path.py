@@ -22,12 +22,12 @@ import math
 from collections import namedtuple
 
 import numpy as np
-from .jit import njit
 
 from .frontier import (
     CB_CAP, CB_DED, CB_K, CB_NK, CB_OPEN, CB_SIZE, CB_SLOT, CK_B, CK_NB, CK_VAL,
     span,
 )
+from .jit import njit
 
 # State pool: int64 columns of PI ...
 P_K0 = 0

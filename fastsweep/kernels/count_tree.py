@@ -27,9 +27,9 @@ box marginals at the end). Every table is rescaled by its maximum.
 from collections import namedtuple
 
 import numpy as np
-from .jit import njit
 
 from .frontier import CB_DED, CB_K, CB_NK, CB_SIZE, span
+from .jit import njit
 from .tree_join import join, join_back
 from .tree_tables import T_LEN, T_LO, T_OFF, X_ALIVE, X_EXISTS, leaf, new_tree_pool
 

@@ -21,10 +21,10 @@ game tree is searched:
 """
 import numpy as np
 from numba import types
-from .jit import njit
 from numba.extending import intrinsic
 
 from .env import new_state
+from .jit import njit
 from .layout import C_KMINES
 from .layouts_enum import MINE, solutions
 from .view import fill_state

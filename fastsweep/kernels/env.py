@@ -36,8 +36,8 @@ neighbour qualifies is unpredictable. Why the hidden mask: the rule loop visits 
 the hidden neighbours of a cell (see ``bits.lowest_bit``).
 """
 import numpy as np
-from .jit import njit
 
+from .jit import njit
 from .layout import (
     C_DET, C_DROPPED, C_FLAG, C_GAME_END, C_KMINES, C_OFF, C_ORDER, C_P, C_PLANEOF, C_REV,
     C_W2,

@@ -19,9 +19,9 @@ estimate).
 import math
 
 import numpy as np
-from .jit import njit
 
 from .frontier import CB_SIZE, span
+from .jit import njit
 from .search import _clues_of, _propagate, _undo
 
 SAMPLES = 2000

@@ -17,9 +17,9 @@ constraint id and a hidden cell to its box id (-1: none).
 from collections import namedtuple
 
 import numpy as np
-from .jit import njit
 
 from .env import mines_left, nb_mines, ncells, status, w_hidden, w_status, word
+from .jit import njit
 from .layout import F_AUX, F_NBR, F_NNB, HIDDEN, REVEALED
 
 

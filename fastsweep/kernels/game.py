@@ -14,9 +14,9 @@ import time
 
 import numpy as np
 from numba import objmode
-from .jit import njit
 
 from .board import choose, game_rng, shuffle
+from .jit import njit
 from .sensor import clues_exact, set_noise, set_noise_key
 from .actions import act_flat
 from .env import (

@@ -27,10 +27,10 @@ after ``reset_state``, which marks a new game and invalidates it):
 * row N: the sums of these over all represented components (``T_*``)
 """
 import numpy as np
-from .jit import njit
 
 from .count import DEFAULT_BUDGET, ST_OK, analyse_frontier
 from .env import hidden_left, mines_left_known, ncells, w_hidden, w_mines, w_status, word
+from .jit import njit
 from .layout import (
     C_AGENT_CACHE, F_AUX, F_NBR, F_NNB, HIDDEN, REVEALED,
 )

@@ -9,10 +9,10 @@ costs little. The table holds, per layout and hidden cell, ``MINE`` (9) for a mi
 the clue the cell would show. ``endgame.py`` searches the game tree on it.
 """
 import numpy as np
-from .jit import njit
 
 from .env import mines_left, mines_left_known, nb_mines, ncells, status, word
 from .env import w_is_clue
+from .jit import njit
 from .layout import C_KMINES, F_NBR, F_NNB, HIDDEN
 
 MINE = 9  # a table entry: the cell is a mine in that layout

@@ -32,10 +32,10 @@ the analysis is counted in ``C_APPROX``; so is a position whose matrix would exc
 measured (see the tests).
 """
 import numpy as np
-from .jit import njit
 
 from .actions import act_flat
 from .env import flat, mines_left, mines_left_known, ncells, w_hidden, w_mines, w_status, word
+from .jit import njit
 from .layout import (
     A_FLAG, A_REVEAL, C_APPROX, C_KMINES, F_NBR, F_NNB, F_PLANE, HIDDEN, R_LINALG_MINE,
     R_LINALG_SAFE, REVEALED,

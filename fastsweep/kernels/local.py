@@ -12,7 +12,6 @@ O(neighbours), never a board scan. Both rules are sound, and their closure does 
 depend on the order they fire in, so every agent runs them first as a cheap pre-pass.
 """
 import numpy as np
-from .jit import njit
 
 from .bits import lowest_bit
 from .actions import _act, act_flat, observed
@@ -20,6 +19,7 @@ from .env import (
     _ix, flat, hidden_left, mines_left, mines_left_known, ncells, ncells_flat, safe_left,
     status, w_status,
 )
+from .jit import njit
 from .layout import (
     A_FLAG, A_GUESS, A_REVEAL, C_DET, C_FLAG, C_GPTR, C_OFF, C_ORDER, C_QLEN, C_REV, C_W2,
     FIRE_SIZE, F_PLANE, HIDDEN, K, NB_MASK_SHIFT, R_CLUE_MINES, R_CLUE_SAFE, R_COUNT_MINES,

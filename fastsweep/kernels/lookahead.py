@@ -37,11 +37,11 @@ No step depends on timing: the same seed gives the same games.
 import math
 
 import numpy as np
-from .jit import njit
 
 from .actions import act, observe, restore_knowledge, save_knowledge
 from .count import ST_OK, analyse
 from .endgame import best_move
+from .jit import njit
 from .layouts_enum import solutions
 from .env import cell_of, flat, hidden_left, mines_left, moves, nb_hidden, ncells, status, word
 from .frontier import CB_DED, CB_SIZE

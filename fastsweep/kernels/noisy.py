@@ -9,12 +9,12 @@ clues that the rest of the knowledge contradicts.
   the newest clue of the contradiction (see the function), counted in ``C_DROPPED``.
 """
 import numpy as np
-from .jit import njit
 
 from .count import DEFAULT_BUDGET, ST_OK, analyse_frontier
 from .env import (
     drop_clue, mines_left, ncells, safe_left, w_blank, w_clue, w_status, word,
 )
+from .jit import njit
 from .sensor import clues_exact
 from .frontier import CK_CELL, CK_COMP, frontier, frontier_of, soften
 from .layout import (

@@ -8,11 +8,11 @@ heuristic presented as a probability.
 import math
 
 import numpy as np
-from .jit import njit
 
 from .combine import HOW_APPROX, ST_CLUES, ST_OK, ST_TOTAL, Counted
 from .estimate import SAMPLES, box_estimates, sample_component
 from .frontier import span
+from .jit import njit
 from .search import SEARCH_LIMIT, SEARCH_NONE, decide_by_search, feasible_totals
 
 SEARCH_NODES = 1 << 18  # decisions a deduction by search may try per component

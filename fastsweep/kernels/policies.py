@@ -5,7 +5,6 @@ empty and the game is not over. Agents are small integers (see ``fastsweep.agent
 a new agent is one branch here plus one registry line.
 """
 import numpy as np
-from .jit import njit
 
 from .count import METHOD_AUTO, ST_OK, Query, analyse, total_free
 from .incremental import W_PROB, analyse_changed
@@ -14,6 +13,7 @@ from .actions import act, act_flat
 from .env import (
     cell_of, flat, hidden_left, moves, ncells, status, w_hidden, w_mines, w_status, word,
 )
+from .jit import njit
 from .layout import (
     A_FLAG, A_GUESS, A_REVEAL, C_APPROX, C_GPTR, C_ORDER, F_AUX,
     F_NNB, F_PLANE, HIDDEN, R_APPROX_GUESS, R_DEDUCE_MINE, R_DEDUCE_SAFE, R_FLAG_LIKELY,

@@ -22,13 +22,13 @@ fewer unconstrained cells. Such cells are computed once per (hidden, known-mine)
 import math
 
 import numpy as np
-from .jit import njit
 
 from .actions import act, observe, restore_knowledge, save_knowledge
 from .count import METHOD_AUTO, ST_OK, Query, analyse
 from .env import cell_of, flat, hidden_left, moves, ncells, status
 from .frontier import CB_DED, CB_SIZE
 from .game import F_PRIOR, P_BUDGET, P_MINE_COUNT
+from .jit import njit
 from .layout import A_GUESS, C_APPROX, C_GPTR, C_ORDER, C_P, HIDDEN, K, R_PSEQ_GUESS
 from .risk import N_KEYS, iso_key  # noqa: F401 (N_KEYS: lookahead imports it here)
 from .whatif import OUT_MINE, base_counts, base_logw, outcomes_local, outcomes_whole

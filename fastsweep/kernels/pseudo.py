@@ -21,12 +21,12 @@ nowhere and whose hidden tells number at most one (pair) or none (block) are ana
 (Hill's limits: the others rarely pass, and each check costs an analysis).
 """
 import numpy as np
-from .jit import njit
 
 from .actions import flag, restore_knowledge, save_knowledge
 from .count import ST_OK, analyse
 from .env import cell_of, flat, ncells, status
 from .frontier import CB_DED
+from .jit import njit
 from .layout import C_GPTR, C_ORDER, C_W2, DETONATED, F_AUX, FLAGGED, HIDDEN, REVEALED
 
 PAIR = 2  # a shape's cells

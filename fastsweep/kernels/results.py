@@ -1,10 +1,10 @@
 """Per-cell results of an analysis, for the public API (``fastsweep.inference``)."""
-from .jit import njit
 
 from .count import ST_OK, analyse
 from .env import ncells
 from .env import status as cell_status
 from .frontier import CB_DED
+from .jit import njit
 from .layout import F_AUX, HIDDEN, REVEALED
 
 

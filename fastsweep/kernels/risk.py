@@ -19,7 +19,6 @@ without recomputing in between, every hidden cell whose mine probability is belo
 threshold; if none is, the lowest (as ``probability``).
 """
 import numpy as np
-from .jit import njit
 
 from .actions import act, observe, observe_mine, restore_knowledge, save_knowledge
 from .count import ST_OK, analyse, query
@@ -30,6 +29,7 @@ from .env import (
 )
 from .frontier import CB_DED, CB_SIZE
 from .game import game_over
+from .jit import njit
 from .layout import (
     A_GUESS, C_GPTR, C_KMINES, C_ORDER, C_P, F_NBR, F_NNB, HIDDEN, K, R_APPROX_GUESS,
     R_RISK_GUESS, R_THRESHOLD_GUESS, REVEALED,

@@ -7,13 +7,13 @@ Entry points (the same in every family module): :func:`play_batch`,
 :func:`play_traced`, :func:`play_blind`.
 """
 import numpy as np
-from .jit import njit
 
 from .env import flat
 from .game import (
     P_MINE_COUNT, P_RULES, RULES_CLASSIC, blindfold, clock, detonated, game_over,
     new_batch_state, open_game, read_trace, record, setup_game, summarize,
 )
+from .jit import njit
 from .local import apply_mine_count, drain_local, guess_in_order
 
 

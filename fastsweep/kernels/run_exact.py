@@ -6,13 +6,13 @@ workspace, the incremental analysis's cache, kept across moves and games. Entry 
 as in ``run_basic.py``: :func:`play_batch`, :func:`play_traced`, :func:`play_blind`.
 """
 import numpy as np
-from .jit import njit
 
 from .env import flat
 from .game import (
     AGENT, OVER, P_MINE_COUNT, P_RULES, RULES_CLASSIC, blindfold, clock, local_rules,
     new_batch_state, open_game, read_trace, record, settle, setup_game, summarize,
 )
+from .jit import njit
 from .policies import new_workspace, next_move
 
 

@@ -14,7 +14,6 @@ Entry points as in ``run_basic.py``: :func:`play_batch`, :func:`play_traced`,
 the reductions on a typed-in view (tests).
 """
 import numpy as np
-from .jit import njit
 
 from .env import flat, new_state
 from .bruteforce import analyse, brute_move, choose_guess
@@ -22,6 +21,7 @@ from .game import (
     AGENT, OVER, P_AGENT, P_MAX_COMPONENT, P_MINE_COUNT, P_RULES, RULES_CLASSIC, blindfold, clock,
     new_batch_state, open_game, read_trace, record, settle, setup_game, summarize,
 )
+from .jit import njit
 from .layout import C_KMINES, C_ORDER, F_PLANE
 from .linalg import decide, linalg_move
 from .local import guess_in_order

@@ -10,7 +10,6 @@ analysis over the work budget falls back to the lowest (approximate) probability
 are the guesses on a typed-in view (tests).
 """
 import numpy as np
-from .jit import njit
 
 from .count import analyse
 from .env import flat, ncells, new_state, status
@@ -19,6 +18,7 @@ from .game import (
     P_CORNER, P_MINE_COUNT, P_OFFEDGE, P_PSEUDO, P_RULES, RULES_CLASSIC, blindfold, clock, local_rules,
     new_batch_state, open_game, read_trace, record, settle, setup_game, summarize,
 )
+from .jit import njit
 from .local import guess_in_order
 from .lookahead import _candidates, lookahead_choice, lookahead_guess
 from .policies import NEED_GUESS, NEED_ORDER, deduce, guess_lowest

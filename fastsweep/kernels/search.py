@@ -14,11 +14,11 @@ the worst case: it stops after ``nodes`` assignments and says so (the boxes it c
 not decide stay undetermined, which is sound).
 """
 import numpy as np
-from .jit import njit
 
 from .frontier import (
     CB_DED, CB_K, CB_NK, CB_SIZE, CK_B, CK_NB, clue_bounds, component_clues, is_soft, span,
 )
+from .jit import njit
 
 SEARCH_OK = 0
 SEARCH_NONE = 1  # no layout agrees

@@ -21,10 +21,10 @@ exactly the probabilities the sensor draws with); p = 0 never fires, so noise 0 
 exact clues.
 """
 import numpy as np
-from .jit import njit
 
 from .board import _GOLDEN, _mix64
 from .env import flat, ncells, t_clue
+from .jit import njit
 from .layout import (
     C_NOISE, C_ORDER, C_OFF, C_P, K, N_CUT_A, N_CUT_B, N_KEY_HI, N_KEY_LO, NB_BORDER,
     NB_FIELD, NB_OBS, NB_SL_SHIFT, NOISE_BITS, NOISE_CAUTIOUS, NOISE_DETECTOR,

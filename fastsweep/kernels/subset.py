@@ -45,10 +45,10 @@ equations strictly decreases at each reduction or split, so it terminates. Decis
 are sound: every equation is a consequence of the clues.
 """
 import numpy as np
-from .jit import njit
 
 from .actions import act_flat
 from .env import flat, mines_left, ncells, w_hidden, w_status, word
+from .jit import njit
 from .layout import (
     A_FLAG, A_REVEAL, F_NBR, F_NNB, F_PLANE, HIDDEN, R_SUBSET_MINE, R_SUBSET_SAFE, REVEALED,
 )

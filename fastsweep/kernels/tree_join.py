@@ -10,9 +10,9 @@ backward pass walks the same list to hand outside weights and alive flags back.
 import math
 
 import numpy as np
-from .jit import njit
 
 from .frontier import CK_VAL, clue_bounds, is_soft
+from .jit import njit
 from .tree_tables import (
     MAX_CLOSE, MAX_OPEN, T_HI, T_K0, T_K1, T_LEN, T_LO, T_OFF, X_ALIVE, X_EXISTS, TreePool,
     _clue_cells, _coefficients, _grow1, _grow2, _nib, _state,

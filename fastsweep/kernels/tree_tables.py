@@ -10,10 +10,10 @@ after the backward pass, "alive": a feasible completion exists). One hash table 
 from collections import namedtuple
 
 import numpy as np
-from .jit import njit
 
 from .count_path import _hash, weights
 from .frontier import CB_K, CB_NK, CB_SIZE, CK_B, CK_NB, clue_bounds, is_soft
+from .jit import njit
 
 # int64 columns of a state
 T_K0 = 0

@@ -15,9 +15,9 @@ neighbours, then the earliest box) is the usual greedy heuristic for narrow orde
 Neighbour sets are bitsets, so a step costs O(boxes x degree x words).
 """
 import numpy as np
-from .jit import njit
 
 from .frontier import CB_K, CB_NK, component_clues, span
+from .jit import njit
 
 
 @njit(cache=True, inline="always")

@@ -3,9 +3,9 @@
 ``fill_state`` copies a view (-1 hidden, -2 known mine, 0..8 a clue) into a new state's
 knowledge plane and checks each clue against its neighbours.
 """
-from .jit import njit
 
 from .env import clue, nb_hidden, nb_mines, recount, set_cell, status
+from .jit import njit
 from .layout import C_FLAG, C_REV, F_NNB, FLAGGED, HIDDEN, REVEALED
 
 HIDDEN_CODE = -1

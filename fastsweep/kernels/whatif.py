@@ -17,7 +17,6 @@ approximated component take the whole analysis per what-if (:func:`outcome_table
 import math
 
 import numpy as np
-from .jit import njit
 
 from .actions import observe, restore_knowledge, save_knowledge
 from .combine import _lnbinom
@@ -28,6 +27,7 @@ from .count import (
 from .env import hidden_left, mines_left, mines_left_known, nb_hidden, nb_mines, ncells, word
 from .env import status as cell_status
 from .frontier import CB_C, CB_COMP, CB_SIZE, CK_CELL, CK_COMP, frontier, frontier_of
+from .jit import njit
 from .layout import C_P, F_AUX, F_NBR, F_NNB, HIDDEN, K, REVEALED
 from .results import cell_results
 
