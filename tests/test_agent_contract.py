@@ -22,6 +22,8 @@ than 64 cells (the same checks, on fewer games).
 6. Reproducibility: same seed, same games; another seed, other boards; the board does
    not depend on the agent or on mine_count.
 """
+import os
+
 import numpy as np
 import pytest
 
@@ -151,6 +153,35 @@ def _row_dict(row):
                 won=bool(row[kg.OUT_WON]), approx_steps=int(row[kg.OUT_APPROX]))
 
 
+@pytest.fixture(scope="session")
+def batches(tmp_path_factory):
+    """A directory shared by every test process of this session (xdist's workers share
+    the base temp's parent): checks 1, 3 and 4 compare against the same reference batch
+    of a case, played once by whichever test gets there first and saved here. A batch
+    played in another process makes the split and trace checks cross-process ones."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent
+    d = root / "contract-batches"
+    d.mkdir(exist_ok=True)
+    return d
+
+
+def reference_batch(batches, cfg, seed, games, key):
+    """``play_chunk(cfg, seed, 0, games, keep_boards=True)``'s (out, (fst, fmine)), saved
+    under ``key`` (the test parameters and case name, which fix cfg) for the other
+    checks of the same case."""
+    path = batches / (key.replace("/", "_") + ".npz")
+    if path.exists():
+        with np.load(path) as z:
+            return z["out"], (z["fst"], z["fmine"])
+    out, _, (fst, fmine) = play_chunk(cfg, seed, 0, games, keep_boards=True)
+    tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
+    np.savez(tmp, out=out, fst=fst, fmine=fmine)
+    os.replace(tmp, path)  # atomic: a process reading it sees a whole file
+    return out, (fst, fmine)
+
+
 # ---- 1 and 2: soundness and termination, from the batch runner -------------------------
 
 def check_batch(cfg, out, fst, fmine, where):
@@ -193,23 +224,25 @@ def check_batch(cfg, out, fst, fmine, where):
 
 
 @pytest.mark.parametrize("agent, rules, mine_count", ALL)
-def test_sound_and_terminates(agent, rules, mine_count):
+def test_sound_and_terminates(agent, rules, mine_count, batches):
     for name, case in CASES.items():
         _, cfg = config_kwargs(agent, case, rules, mine_count)
-        out, _, (fst, fmine) = play_chunk(cfg, SEEDS[name], 0, games_for(cfg), keep_boards=True)
+        out, (fst, fmine) = reference_batch(batches, cfg, SEEDS[name], games_for(cfg),
+                                            f"{agent}-{rules}-{mine_count}-{name}")
         check_batch(cfg, out, fst, fmine, (agent, rules, mine_count, name, SEEDS[name]))
 
 
 # ---- 3: batch splits ------------------------------------------------------------------
 
 @pytest.mark.parametrize("agent, rules, mine_count", ALL)
-def test_batch_splits_give_the_same_games(agent, rules, mine_count):
+def test_batch_splits_give_the_same_games(agent, rules, mine_count, batches):
     rng = np.random.default_rng(31)
     for name, case in CASES.items():
         _, cfg = config_kwargs(agent, case, rules, mine_count)
         seed = SEEDS[name]
         games = games_for(cfg)
-        out, _, (fst, fmine) = play_chunk(cfg, seed, 0, games, keep_boards=True)
+        out, (fst, fmine) = reference_batch(batches, cfg, seed, games,
+                                            f"{agent}-{rules}-{mine_count}-{name}")
         cuts = np.sort(rng.choice(np.arange(1, games), size=4, replace=False))
         bounds = [0, *cuts.tolist(), games]
         parts = [play_chunk(cfg, seed, a, b - a, keep_boards=True, timing=False)
@@ -291,14 +324,15 @@ def check_trace(t, row, fst_row, fmine_row, where):
 
 
 @pytest.mark.parametrize("agent, rules, mine_count", ALL)
-def test_trace_is_the_batch_game(agent, rules, mine_count):
+def test_trace_is_the_batch_game(agent, rules, mine_count, batches):
     rng = np.random.default_rng(47)
     traced = 0
     for name, case in CASES.items():
         kw, cfg = config_kwargs(agent, case, rules, mine_count)
         seed = SEEDS[name]
         games = games_for(cfg)
-        out, _, (fst, fmine) = play_chunk(cfg, seed, 0, games, keep_boards=True)
+        out, (fst, fmine) = reference_batch(batches, cfg, seed, games,
+                                            f"{agent}-{rules}-{mine_count}-{name}")
         for g in [0, *rng.choice(np.arange(1, games), TRACED - 1, replace=False).tolist()]:
             t = fastsweep.play(seed=seed, game=g, **kw)
             assert t.config == cfg and t.seed == seed and t.game == g
