@@ -167,15 +167,15 @@ def batches(tmp_path_factory):
     return d
 
 
-def reference_batch(batches, cfg, seed, games, key):
-    """``play_chunk(cfg, seed, 0, games, keep_boards=True)``'s (out, (fst, fmine)), saved
-    under ``key`` (the test parameters and case name, which fix cfg) for the other
-    checks of the same case."""
-    path = batches / (key.replace("/", "_") + ".npz")
+def reference_batch(batches, cfg, name):
+    """Case ``name``'s batch under ``cfg``, ``play_chunk(cfg, SEEDS[name], 0,
+    games_for(cfg), keep_boards=True)``, as (out, (fst, fmine)): played once a session,
+    then loaded from ``batches`` (the agent, rules, mine_count and case fix it)."""
+    path = batches / f"{cfg.agent}-{cfg.rules}-{cfg.mine_count}-{name}.npz"
     if path.exists():
         with np.load(path) as z:
             return z["out"], (z["fst"], z["fmine"])
-    out, _, (fst, fmine) = play_chunk(cfg, seed, 0, games, keep_boards=True)
+    out, _, (fst, fmine) = play_chunk(cfg, SEEDS[name], 0, games_for(cfg), keep_boards=True)
     tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
     np.savez(tmp, out=out, fst=fst, fmine=fmine)
     os.replace(tmp, path)  # atomic: a process reading it sees a whole file
@@ -227,8 +227,7 @@ def check_batch(cfg, out, fst, fmine, where):
 def test_sound_and_terminates(agent, rules, mine_count, batches):
     for name, case in CASES.items():
         _, cfg = config_kwargs(agent, case, rules, mine_count)
-        out, (fst, fmine) = reference_batch(batches, cfg, SEEDS[name], games_for(cfg),
-                                            f"{agent}-{rules}-{mine_count}-{name}")
+        out, (fst, fmine) = reference_batch(batches, cfg, name)
         check_batch(cfg, out, fst, fmine, (agent, rules, mine_count, name, SEEDS[name]))
 
 
@@ -241,8 +240,7 @@ def test_batch_splits_give_the_same_games(agent, rules, mine_count, batches):
         _, cfg = config_kwargs(agent, case, rules, mine_count)
         seed = SEEDS[name]
         games = games_for(cfg)
-        out, (fst, fmine) = reference_batch(batches, cfg, seed, games,
-                                            f"{agent}-{rules}-{mine_count}-{name}")
+        out, (fst, fmine) = reference_batch(batches, cfg, name)
         cuts = np.sort(rng.choice(np.arange(1, games), size=4, replace=False))
         bounds = [0, *cuts.tolist(), games]
         parts = [play_chunk(cfg, seed, a, b - a, keep_boards=True, timing=False)
@@ -331,8 +329,7 @@ def test_trace_is_the_batch_game(agent, rules, mine_count, batches):
         kw, cfg = config_kwargs(agent, case, rules, mine_count)
         seed = SEEDS[name]
         games = games_for(cfg)
-        out, (fst, fmine) = reference_batch(batches, cfg, seed, games,
-                                            f"{agent}-{rules}-{mine_count}-{name}")
+        out, (fst, fmine) = reference_batch(batches, cfg, name)
         for g in [0, *rng.choice(np.arange(1, games), TRACED - 1, replace=False).tolist()]:
             t = fastsweep.play(seed=seed, game=g, **kw)
             assert t.config == cfg and t.seed == seed and t.game == g
