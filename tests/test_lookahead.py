@@ -4,7 +4,9 @@
   layout, with the endgame search covering the whole game, it wins exactly the optimum
   of a naive minimax over all layouts, and ``probability`` wins fewer;
 * its look-ahead choice (endgame off) has the best brute-force score among the living
-  candidates, and a dead candidate is never chosen while a living one exists;
+  candidates, and a dead candidate is never chosen while a living one exists; the
+  runner-up it reports is a candidate, with its exact score (then living) or an upper
+  bound on it;
 * an unavoidable 50/50 is guessed before anything else;
 * on the standard 9x9 board it is not below ``probability`` beyond noise (paired games);
 * full games pass the contract's checks; its traces explain every guess.
@@ -119,7 +121,19 @@ def test_look_ahead_choice_is_the_best_living_candidate():
             assert got in living, (k, view, got, "a dead or non-candidate cell was chosen")
             assert living[got] >= best - 1e-9 - TIE_RTOL, (k, view, got, living)
             assert abs(a // 40000 / 10000 - living[got]) <= 1e-4, (k, a, living[got])
+            if ref >= 0:  # the runner-up: a candidate; its exact score, or a bound on it
+                run = divmod(int(ref), w)
+                assert run in cand and run != got, (k, view, run, cand)
+                bound, rs = divmod(a % 40000, 20000)
+                if bound:
+                    assert rs / 10000 >= cand[run][0] - 1e-4, (k, a, cand[run])
+                    kinds["runner-up bound"] = kinds.get("runner-up bound", 0) + 1
+                else:
+                    assert run in living, (k, view, run, living)
+                    assert abs(rs / 10000 - cand[run][0]) <= 1e-4, (k, a, cand[run])
+                    kinds["runner-up scored"] = kinds.get("runner-up scored", 0) + 1
     assert kinds.get(kl.R_LOOKAHEAD_GUESS, 0) > 40, kinds
+    assert kinds.get("runner-up bound", 0) > 0 and kinds.get("runner-up scored", 0) > 0, kinds
 
 
 def test_unavoidable_fifty_fifty_is_guessed_first():

@@ -28,9 +28,13 @@ Called when complete deduction finds nothing certain. In turn:
    +- 0.4 on Expert; 2 x 10^4 paired games; weights 0.1-0.5 measured equal). progress = a cell becomes certainly safe; BONUS is small (Hill uses
    0.001): progress breaks near-ties. Candidates are taken safest first and pruned once
    their bound, safety x (1 + BONUS), cannot beat the best score; values likeliest
-   first, a candidate is dropped once its partial score plus what is left cannot win.
-   Ties go to the safer cell, then the guess order. Isolated cells (``risk.iso_key``)
-   are scored once per class.
+   first (a frontier cell's: nearest its expected count), a candidate is dropped once
+   its partial score plus what is left cannot win.
+   A frontier candidate's P(c safe, shows v) is read off the very analysis that finds
+   b(c, v) (the what-if's total weight over the position's), not counted beforehand:
+   the what-if rows were 45% of the time (measured, docs/DESIGN.md). Ties go to the
+   safer cell, then the guess order. Isolated cells (``risk.iso_key``) are scored once
+   per class.
 
 No step depends on timing: the same seed gives the same games.
 """
@@ -56,11 +60,15 @@ from .layout import (
 from .offedge import limit_offedge
 from .pseq import N_KEYS, fill_row, iso_key, query
 from .pseudo import pseudo_cells
-from .whatif import OUT_MINE, base_counts, base_logw
+from .whatif import OUT_MINE, base_counts, base_logw, value_range
 
 BONUS = 0.001  # weight of progress in the score (a tie-break between near-equal cells)
 SECOND = 0.2  # weight of the second-safest cell after a reveal (Hill's 4:1 blend)
 TIE_RTOL = 1e-9
+# a frontier candidate's values not yet seen, once they hold at most this fraction of its
+# safety, are skipped: their share of the score is far below TIE_RTOL (and in exact
+# arithmetic they hold nothing: this only absorbs rounding)
+LEFT_RTOL = 1e-12
 SCORE_UNIT = 10000  # scores in the trace: round(SCORE_UNIT x score)
 ENDGAME_UNIT = 32768  # endgame trace: a = wins x ENDGAME_UNIT + layouts (layouts < this)
 
@@ -149,11 +157,12 @@ def _take(b1, b2, s, k):
 
 @njit(cache=True)
 def best_after(S, q):
-    """(b1, b2, progress, approximated): the two highest safeties of hidden cells that are
-    not certain mines (a cell certainly safe counts 1; 1 when none is left)."""
-    res, approx, box, nbox, bprob, pu, uded, _, _, _ = analyse(S, q)
+    """(b1, b2, progress, approximated, logw): the two highest safeties of hidden cells
+    that are not certain mines (a cell certainly safe counts 1; 1 when none is left),
+    and the position's log total weight (-inf when no layout agrees with it)."""
+    res, approx, box, nbox, bprob, pu, uded, logw, _, _ = analyse(S, q)
     if res != ST_OK:
-        return 0.0, 0.0, False, approx
+        return 0.0, 0.0, False, approx, -np.inf
     b1 = -1.0
     b2 = -1.0
     fc = 0
@@ -176,7 +185,7 @@ def best_after(S, q):
         b1 = 1.0
     if b2 < 0.0:
         b2 = b1
-    return b1, b2, prog, approx
+    return b1, b2, prog, approx, logw
 
 
 @njit(cache=True)
@@ -217,13 +226,35 @@ def lookahead_guess(S, trp, params, fparams, pcell, logw):
 
 
 @njit(cache=True)
-def _score(S, q, base, local, lw, cand, pcell, row, keyc, scored, buf):
+def _value_order(S, c, pcell):
+    """The values frontier cell ``c`` can show, likeliest first by a cheap guess (nearest
+    its known-mine neighbours plus its hidden neighbours' expected mines; ties: the lower):
+    so the pruning bound tightens soonest without the what-if row."""
+    lo, hi = value_range(S, c)
+    mean = float(lo)
+    for k in range(S[c, F_NNB]):
+        d = S[c, F_NBR + k]
+        if status(S, d) == HIDDEN:
+            mean += pcell[d]
+    vals = np.arange(lo, hi + 1)
+    dist = np.abs(vals - mean)
+    return vals[np.argsort(dist, kind="mergesort")]
+
+
+@njit(cache=True)
+def _score(S, q, base, local, lw, logw, cand, pcell, row, keyc, scored, buf):
     """Score ``cand`` (safest first) by the look-ahead (module notes): (best, its score,
-    runner-up, its score, whether that is only a bound, first dead cell, approximated)."""
+    runner-up, its score, whether that is only a bound, first dead cell, approximated).
+
+    A frontier cell's value probabilities come from the analyses that score its values
+    (P(c safe, shows v) = W(position with c showing v) / W(position), ``logw`` the log of
+    the latter): no what-if row is counted first, and values whose probability is left
+    are skipped. An isolated cell's row is counted once per class (``fill_row``)."""
     best, bs = -1, -1.0
     run, rs, rbound = -1, -1.0, False
     dead = -1
     approx = 0
+    safe_factor = 0.0 if q.mine_count else math.log1p(-q.prior)
     for c in cand:
         safety = 1.0 - pcell[c]
         bound = safety * (1.0 + BONUS)
@@ -234,32 +265,55 @@ def _score(S, q, base, local, lw, cand, pcell, row, keyc, scored, buf):
         k = iso_key(S, c)
         if k >= 0 and scored[k]:
             continue  # same score as an earlier cell of its class, which wins the tie
-        approx += fill_row(S, q, base, local, lw, c, pcell, row, keyc)
-        values = 0
-        for v in range(9):
-            values += row[c, v] > 0.0
-        if values <= 1:
-            if dead < 0:
-                dead = c
-            continue
+        if k >= 0:
+            approx += fill_row(S, q, base, local, lw, c, pcell, row, keyc)
+            values = 0
+            for v in range(9):
+                values += row[c, v] > 0.0
+            if values <= 1:
+                if dead < 0:
+                    dead = c
+                continue
+            order = np.argsort(-row[c, :9])  # likeliest first: the bound tightens soonest
+        else:
+            values = 0
+            order = _value_order(S, c, pcell)
         s = 0.0
         rem = safety
         short = False
-        for v in np.argsort(-row[c, :9]):  # likeliest first: the bound tightens soonest
-            r = row[c, v]
-            if r <= 0.0:
-                break
+        for v in order:
+            if k >= 0:
+                r = row[c, v]
+                if r <= 0.0:
+                    break
+            elif values >= 2 and rem <= LEFT_RTOL * safety:
+                break  # the values left have no probability
             save_knowledge(S, buf)
             observe(S, c, v)
-            b1, b2, prog, ap = best_after(S, q)
+            b1, b2, prog, ap, lwv = best_after(S, q)
             restore_knowledge(S, buf)
             approx += ap
+            if k < 0:
+                r = math.exp(lwv - logw + safe_factor) if lwv > -np.inf else 0.0
+                if r <= 0.0:
+                    continue
+                values += 1
             s += r * ((1.0 - SECOND) * b1 + SECOND * b2 + (BONUS if prog else 0.0))
             rem -= r
             if best >= 0 and s + max(rem, 0.0) * (1.0 + BONUS) < bs - TIE_RTOL * bs:
                 short = True  # cannot win: its bound is kept for the trace
                 s += max(rem, 0.0) * (1.0 + BONUS)
                 break
+        if k < 0 and values <= 1:
+            if short:  # cut short before a second value was seen: dead or not?
+                approx += fill_row(S, q, base, local, lw, c, pcell, row, keyc)
+                values = 0
+                for v in range(9):
+                    values += row[c, v] > 0.0
+            if values <= 1:
+                if dead < 0:
+                    dead = c
+                continue
         if k >= 0:
             scored[k] = True
         if not short and (best < 0 or s > bs + TIE_RTOL * bs):
@@ -304,8 +358,8 @@ def lookahead_choice(S, params, fparams, pcell, logw):
             if c == a or c == b:
                 pair[m] = c
                 m += 1
-        best, _, _, _, _, _, approx = _score(S, q, base, local, lw, pair, pcell, row, keyc,
-                                             scored, buf)
+        best, _, _, _, _, _, approx = _score(S, q, base, local, lw, logw, pair, pcell, row,
+                                             keyc, scored, buf)
         if approx > 0:
             S[n, C_APPROX] += 1
         c = best if best >= 0 else pair[0]
@@ -328,8 +382,8 @@ def lookahead_choice(S, params, fparams, pcell, logw):
                 if approx > 0:
                     S[n, C_APPROX] += 1
                 return cand[0], R_LOOKAHEAD_GUESS, -1, -1
-        best, bs, run, rs, rbound, dead, ap = _score(S, q, base, local, lw, cand, pcell, row,
-                                                     keyc, scored, buf)
+        best, bs, run, rs, rbound, dead, ap = _score(S, q, base, local, lw, logw, cand, pcell,
+                                                     row, keyc, scored, buf)
         approx += ap
         if best >= 0:
             break

@@ -283,7 +283,7 @@ def outcome_table(S, q, out, reuse=True):
 
 
 @njit(cache=True)
-def _values(S, c):
+def value_range(S, c):
     """The values hidden cell ``c`` can show: its known-mine neighbours up to those plus
     its hidden neighbours (at most 8)."""
     km = nb_mines(S, c)
@@ -298,7 +298,7 @@ def outcomes_local(S, q, base, logw, c, row):
     that had to be approximated (their entries are left 0)."""
     safe_factor = 0.0 if q.mine_count else math.log1p(-q.prior)
     touched = np.zeros(max(base[0].ncomp, 1), np.uint8)
-    lo, hi = _values(S, c)
+    lo, hi = value_range(S, c)
     approx = 0
     for v in range(lo, hi + 1):
         lw = whatif_logw(S, q, base, c, v, touched)
@@ -316,7 +316,7 @@ def outcomes_whole(S, q, logw, c, row):
     n = ncells(S)
     safe_factor = 0.0 if q.mine_count else math.log1p(-q.prior)
     buf = np.empty(K + S[n, C_P], np.int32)  # see layout.knowledge_ints
-    lo, hi = _values(S, c)
+    lo, hi = value_range(S, c)
     approx = 0
     for v in range(lo, hi + 1):
         save_knowledge(S, buf)
