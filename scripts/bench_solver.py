@@ -26,10 +26,12 @@ import pandas as pd  # noqa: E402
 
 import fastsweep  # noqa: E402
 
+# the look-ahead's settings from strongest to cheapest (README: what each costs and wins)
 SETTINGS = [("probability", {}), ("pseq", {}), ("lookahead", {}),
-            ("lookahead", dict(candidate_cut=1.0)),
-            ("lookahead", dict(candidate_cut=1.0, endgame=0)),
             ("lookahead", dict(offedge_limit=True)),
+            ("lookahead", dict(offedge_limit=True, endgame=200)),
+            ("lookahead", dict(candidate_cut=1.0, offedge_limit=True)),
+            ("lookahead", dict(candidate_cut=1.0, offedge_limit=True, endgame=200)),
             ("lookahead", dict(candidate_cut=1.0, endgame=0, offedge_limit=True))]
 
 
