@@ -226,6 +226,15 @@ def lookahead_guess(S, trp, params, fparams, pcell, logw):
 
 
 @njit(cache=True)
+def _living(row, c):
+    """Whether cell ``c`` can show more than one value (its outcome row ``row[c]``)."""
+    values = 0
+    for v in range(9):
+        values += row[c, v] > 0.0
+    return values > 1
+
+
+@njit(cache=True)
 def _value_order(S, c, pcell):
     """The values frontier cell ``c`` can show, likeliest first by a cheap guess (nearest
     its known-mine neighbours plus its hidden neighbours' expected mines; ties: the lower):
@@ -248,8 +257,9 @@ def _score(S, q, base, local, lw, logw, cand, pcell, row, keyc, scored, buf):
 
     A frontier cell's value probabilities come from the analyses that score its values
     (P(c safe, shows v) = W(position with c showing v) / W(position), ``logw`` the log of
-    the latter): no what-if row is counted first, and values whose probability is left
-    are skipped. An isolated cell's row is counted once per class (``fill_row``)."""
+    the latter): no what-if row is counted first, and once the values seen hold its
+    whole safety (to ``LEFT_RTOL``) the rest are skipped. An isolated cell's row is
+    counted once per class (``fill_row``)."""
     best, bs = -1, -1.0
     run, rs, rbound = -1, -1.0, False
     dead = -1
@@ -267,17 +277,14 @@ def _score(S, q, base, local, lw, logw, cand, pcell, row, keyc, scored, buf):
             continue  # same score as an earlier cell of its class, which wins the tie
         if k >= 0:
             approx += fill_row(S, q, base, local, lw, c, pcell, row, keyc)
-            values = 0
-            for v in range(9):
-                values += row[c, v] > 0.0
-            if values <= 1:
+            if not _living(row, c):
                 if dead < 0:
                     dead = c
                 continue
             order = np.argsort(-row[c, :9])  # likeliest first: the bound tightens soonest
         else:
-            values = 0
             order = _value_order(S, c, pcell)
+        values = 0  # (a frontier cell's) values seen that it can show
         s = 0.0
         rem = safety
         short = False
@@ -305,12 +312,9 @@ def _score(S, q, base, local, lw, logw, cand, pcell, row, keyc, scored, buf):
                 s += max(rem, 0.0) * (1.0 + BONUS)
                 break
         if k < 0 and values <= 1:
-            if short:  # cut short before a second value was seen: dead or not?
+            if short:  # cut short before a second value was seen: its row decides
                 approx += fill_row(S, q, base, local, lw, c, pcell, row, keyc)
-                values = 0
-                for v in range(9):
-                    values += row[c, v] > 0.0
-            if values <= 1:
+            if not short or not _living(row, c):
                 if dead < 0:
                     dead = c
                 continue
@@ -370,7 +374,7 @@ def lookahead_choice(S, params, fparams, pcell, logw):
         for i in range(ps.shape[0]):
             c = ps[i, 0]
             approx += fill_row(S, q, base, local, lw, c, pcell, row, keyc)
-            if (row[c, :9] > 0.0).sum() > 1:
+            if _living(row, c):
                 if approx > 0:
                     S[n, C_APPROX] += 1
                 return c, R_PSEUDO_GUESS, ps[i, 1], ps[i, 2]
@@ -378,7 +382,7 @@ def lookahead_choice(S, params, fparams, pcell, logw):
         cand = _candidates(S, pcell, cut, params[P_OFFEDGE] != 0)
         if cand.size == 1:  # nothing to compare: no look-ahead, unless it is dead
             approx += fill_row(S, q, base, local, lw, cand[0], pcell, row, keyc)
-            if (row[cand[0], :9] > 0.0).sum() > 1:
+            if _living(row, cand[0]):
                 if approx > 0:
                     S[n, C_APPROX] += 1
                 return cand[0], R_LOOKAHEAD_GUESS, -1, -1
