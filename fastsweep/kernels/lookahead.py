@@ -8,8 +8,8 @@ Called when complete deduction finds nothing certain. In turn:
    With ``corner_opening`` (``P_CORNER``), then: when the opening cell alone is revealed
    (a number), the corner farthest from it, if no cell is safer (:func:`corner_opening`).
 2. An unavoidable 50/50 (two hidden cells sharing a clue's last mine, such that every
-   other unknown neighbour of either touches both: no reveal can ever tell them apart)
-   is guessed now: it must be guessed anyway, and its answer is information. Of the two,
+   other cell next to one of them, hidden or revealed, touches both or is a known mine:
+   no clue, now or once revealed, can ever tell them apart) is guessed now: it must be guessed anyway, and its answer is information. Of the two,
    the one with the higher look-ahead score (below) is taken, ties by the guess order.
    With ``pseudo_fifty`` (``P_PSEUDO``), then a living pseudo-50/50 (``pseudo.py``), the
    safest.
@@ -102,8 +102,9 @@ def fifty_pair(S, pcell):
         for x, y in ((a, b), (b, a)):
             for k in range(S[x, F_NNB]):
                 d = S[x, F_NBR + k]
-                if d != y and status(S, d) == HIDDEN and not _adjacent(S, d, y):
-                    ok = False
+                st = status(S, d)
+                if d != y and (st == HIDDEN or st == REVEALED) and not _adjacent(S, d, y):
+                    ok = False  # d sees one of the two: now, or once revealed
         if ok:
             return a, b
     return -1, -1
