@@ -159,7 +159,6 @@ def test_unavoidable_fifty_fifty_is_guessed_first():
     assert lookahead_view(view3, 4, np.arange(10), 0, 1, 0.9, 0)[1] == kl.R_LOOKAHEAD_GUESS
 
 
-
 def told_apart(view, mines, a, b):
     """Whether some consistent layout of ``view`` has a mate with the mine of the pair
     (flat cells ``a``, ``b``) on the other cell that is inconsistent, or in which a safe

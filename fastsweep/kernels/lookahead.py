@@ -9,8 +9,9 @@ Called when complete deduction finds nothing certain. In turn:
    (a number), the corner farthest from it, if no cell is safer (:func:`corner_opening`).
 2. An unavoidable 50/50 (two hidden cells sharing a clue's last mine, such that every
    other cell next to one of them, hidden or revealed, touches both or is a known mine:
-   no clue, now or once revealed, can ever tell them apart) is guessed now: it must be guessed anyway, and its answer is information. Of the two,
-   the one with the higher look-ahead score (below) is taken, ties by the guess order.
+   no clue, now or once revealed, can ever tell them apart) is guessed now: it must be
+   guessed anyway, and its answer is information. Of the two, the one with the higher
+   look-ahead score (below) is taken, ties by the guess order.
    With ``pseudo_fifty`` (``P_PSEUDO``), then a living pseudo-50/50 (``pseudo.py``), the
    safest.
 3. Candidates: hidden cells at least ``cut`` as safe as the safest (with
@@ -25,8 +26,9 @@ Called when complete deduction finds nothing certain. In turn:
    cell once c shows v (a certainly safe cell counts 1; both 1 when none is left):
    Hill's 4:1 blend, which values reveals that leave more than one good next move
    (measured over the best safety alone: +0.55 +- 0.4 points on 16x16/40 safe, +0.1
-   +- 0.4 on Expert; 2 x 10^4 paired games; weights 0.1-0.5 measured equal). progress = a cell becomes certainly safe; BONUS is small (Hill uses
-   0.001): progress breaks near-ties. Candidates are taken safest first and pruned once
+   +- 0.4 on Expert; 2 x 10^4 paired games; weights 0.1-0.5 measured equal).
+   progress = a cell becomes certainly safe; BONUS is small (Hill uses 0.001): progress
+   breaks near-ties. Candidates are taken safest first and pruned once
    their bound, safety x (1 + BONUS), cannot beat the best score; values likeliest
    first (a frontier cell's: nearest its expected count), a candidate is dropped once
    its partial score plus what is left cannot win.
