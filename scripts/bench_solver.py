@@ -1,6 +1,6 @@
 """Speed of the strongest classic solvers as a ratio to ``probability``, measured in the
 same minute (issue 16's target: ``lookahead`` >= 0.13x of ``probability``'s Expert
-games/s). Interleaved repeats; each prints and the table goes to
+games/s). A warm-up game per setting first, then interleaved repeats; each prints and the table goes to
 results/solver/bench.csv.
 
     python3 scripts/bench_solver.py --games 2000 --repeats 3
@@ -40,6 +40,10 @@ def main():
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--repeats", type=int, default=3)
     a = ap.parse_args()
+    for agent, kw in SETTINGS:  # warm-up: compile (or load) each kernel before timing,
+        # so that repeat 0 is not a compile measurement
+        fastsweep.run(agent, (16, 30), mines=99, games=2, seed=1, rules="classic",
+                      mine_count=True, **kw)
     rows = []
     for rep in range(a.repeats):
         for agent, kw in SETTINGS:
