@@ -24,6 +24,7 @@ if __name__ == "__main__":
     ensure_venv(__file__)  # re-runs this script inside .venv (made on first use)
 
 import argparse
+import csv
 import glob
 import json
 import os
@@ -104,12 +105,23 @@ def guesses_won(path):
     """Mean guesses after the opening in won games and over how many won games, from the
     per-game rows where present (they are not kept in git), else (NaN, 0)."""
     files = glob.glob(os.path.join(path, "per_game", "*"))
-    if not files:
-        return float("nan"), 0
-    g = pd.concat([pd.read_csv(f) if f.endswith(".csv") else pd.read_parquet(f)
-                   for f in files])
-    won = g[g.won.astype(bool)]
-    return (won.guesses - 1).mean(), len(won)
+    total, won = 0, 0
+    for f in files:
+        if f.endswith(".csv"):  # the csv module: pandas' per-file overhead was 4 ms a file,
+            with open(f, newline="") as fh:  # minutes for a 10^6-game folder
+                rows = csv.reader(fh)
+                head = next(rows)
+                iw, ig = head.index("won"), head.index("guesses")
+                for r in rows:
+                    if r[iw] in ("True", "1"):
+                        total += int(r[ig]) - 1
+                        won += 1
+        else:
+            g = pd.read_parquet(f, columns=["won", "guesses"])
+            g = g[g.won.astype(bool)]
+            total += int((g.guesses - 1).sum())
+            won += len(g)
+    return (total / won if won else float("nan")), won
 
 
 TABLE = os.path.join(OUT, "table.csv")
