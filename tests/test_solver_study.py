@@ -1,6 +1,8 @@
 """The solver study's table (scripts/solver_study.py) pairs agents by chunk records, which
 are kept in git (the per-game rows are not): checked against per-game pairing."""
+import glob
 import importlib.util
+import json
 import os
 
 import numpy as np
@@ -36,6 +38,9 @@ def test_chunk_pairing_agrees_with_per_game_pairing(tmp_path):
     assert [wins["basic"][k][0] for k in range(12)] == [20] * 11 + [10]
     for agent, g in per_game.items():
         assert sum(w for _, w in wins[agent].values()) == int(g.won.sum())
+        won = g[g.won.astype(bool)]  # guesses after the opening in won games
+        gw, gn = study.guesses_won(str(tmp_path / agent))
+        assert gn == len(won) > 0 and abs(gw - (won.guesses - 1).mean()) < 1e-12
     d, h = study.paired(wins["probability"], wins["basic"])
     m = per_game["probability"][["game", "won"]].merge(per_game["basic"][["game", "won"]],
                                                        on="game")
@@ -53,14 +58,13 @@ def test_every_committed_run_is_finished():
     """A row committed half-grown (its params asking for more games than its summary
     holds) drops out of the table: name it, rather than fail on a row count."""
     study = _study()
-    import glob
-    import json
     unfinished = []
     for path in sorted(glob.glob(os.path.join(study.OUT, "runs", "*", "*"))):
         with open(os.path.join(path, "params.json")) as f:
             want = json.load(f)["games"]
         s = pd.read_csv(os.path.join(path, "summary.csv")).iloc[0]
-        lines = sum(1 for _ in open(os.path.join(path, "chunks.jsonl")))
+        with open(os.path.join(path, "chunks.jsonl")) as f:
+            lines = sum(1 for _ in f)
         if int(s.games) != want:
             unfinished.append(f"{path}: {int(s.games)} of {want} games ({lines} chunk lines)")
     assert len(glob.glob(os.path.join(study.OUT, "runs", "*", "*"))) >= 18
