@@ -115,7 +115,7 @@ AGENTS: dict[str, AgentInfo] = {
         "when few layouts remain; unavoidable 50/50s guessed early; else the living cell of "
         "best two-move look-ahead among those nearly as safe as the safest",
         options=("mine_count", "budget", "prior", "endgame", "endgame_nodes", "candidate_cut",
-                 "pseudo_fifty", "corner_opening", "offedge_limit"),
+                 "pseudo_fifty", "corner_opening", "offedge_limit", "fifty_blocks"),
         reasons=_RULE_REASONS + (kl.R_DEDUCE_SAFE, kl.R_DEDUCE_MINE, kl.R_RANDOM,
                                  kl.R_LOOKAHEAD_GUESS, kl.R_ENDGAME_GUESS, kl.R_FIFTY_GUESS,
                                  kl.R_PSEUDO_GUESS, kl.R_CORNER_GUESS, kl.R_APPROX_GUESS),
@@ -217,6 +217,9 @@ REASONS = {
                          f"(mine probability {p:.3f})"),
     kl.R_FIFTY_GUESS: ("fifty-fifty", lambda ref, a, p, w:
                        f"unavoidable 50/50 with {_rc(ref, w)}: no reveal can tell them "
+                       f"apart, guessed now" if a <= 2 else
+                       f"unavoidable 50/50 over {a} cells (a block or chain; {_rc(ref, w)} "
+                       f"in the other pattern): no reveal can tell the two mine patterns "
                        f"apart, guessed now"),
     kl.R_PSEUDO_GUESS: ("pseudo-fifty", lambda ref, a, p, w:
                         f"pseudo-50/50: were it a mine, it would form a 50/50 with "

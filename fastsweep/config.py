@@ -48,6 +48,7 @@ class GameConfig:
     pseudo_fifty: bool = False
     corner_opening: bool = False
     offedge_limit: bool = False
+    fifty_blocks: bool = False
 
     @property
     def cells(self) -> int:

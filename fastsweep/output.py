@@ -60,7 +60,7 @@ def game_rows(df: pd.DataFrame, cfg) -> pd.DataFrame:
     """``run``'s per-game DataFrame plus the configuration it does not carry (first_cell,
     prior, budget, threshold, risk_rules, max_component, noise, noise_aware,
     flag_threshold, endgame, endgame_nodes, candidate_cut, pseudo_fifty, corner_opening,
-    offedge_limit),
+    offedge_limit, fifty_blocks),
     next to the other configuration columns."""
     fc = cfg.first_cell
     out = df.copy()
@@ -71,6 +71,7 @@ def game_rows(df: pd.DataFrame, cfg) -> pd.DataFrame:
     out.insert(at + 1, "budget", cfg.budget)
     for i, k in enumerate(("threshold", "risk_rules", "max_component", "noise",
                            "noise_aware", "flag_threshold", "endgame", "endgame_nodes",
-                           "candidate_cut", "pseudo_fifty", "corner_opening", "offedge_limit")):
+                           "candidate_cut", "pseudo_fifty", "corner_opening", "offedge_limit",
+                           "fifty_blocks")):
         out.insert(at + 2 + i, k, getattr(cfg, k))
     return out

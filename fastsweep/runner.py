@@ -80,7 +80,7 @@ def run(agent, size, mines=None, density=None, games=1, seed=0, rules="keep-goin
         budget=0, threshold=0.125, risk_rules="complete", max_component=20, noise="none",
         noise_aware=None, flag_threshold=1.0, endgame=1000, endgame_nodes=1_000_000,
         candidate_cut=0.9, pseudo_fifty=False, corner_opening=False,
-        offedge_limit=False) -> pd.DataFrame:
+        offedge_limit=False, fifty_blocks=False) -> pd.DataFrame:
     """Play ``games`` games of one configuration; one DataFrame row per game.
 
     Parameters
@@ -144,6 +144,10 @@ def run(agent, size, mines=None, density=None, games=1, seed=0, rules="keep-goin
         ``lookahead``: off the frontier, score only the cells D. Hill's solver scores
         (two steps from a clue, or in a corner or nook; all when fewer than 30): a
         cheaper setting (docs in the README's "The strongest classic solver").
+    fifty_blocks : bool
+        ``lookahead``: guess early also the unavoidable 50/50s over more than two cells
+        (2x2 blocks and chains of clue-linked pairs whose two mine patterns no clue can
+        ever tell apart); by default only pairs.
 
     Returns
     -------

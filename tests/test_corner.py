@@ -1,8 +1,8 @@
 """The look-ahead's corner opening (``corner_opening``, kernels/lookahead.py): after an
 opening that shows a number, with nothing certain, the corner farthest from it if no
 hidden cell is safer, unless the endgame search answers first; hand-made views where it
-applies and where it must not, the contract on full games; and both look-ahead switches
-(``corner_opening``, ``pseudo_fifty``)."""
+applies and where it must not, the contract on full games; and the look-ahead switches
+(``corner_opening``, ``pseudo_fifty``, ``fifty_blocks``)."""
 import numpy as np
 import pytest
 
@@ -70,7 +70,7 @@ def test_full_games_pass_the_contract_and_say_why():
     assert said and all("the corner farthest from it" in r for r in said), said
 
 
-@pytest.mark.parametrize("name", ["corner_opening", "pseudo_fifty"])
+@pytest.mark.parametrize("name", ["corner_opening", "pseudo_fifty", "fifty_blocks"])
 def test_the_lookahead_switches(name):
     with pytest.raises(ValueError, match=fr"{name}: expected True or False, got 1"):
         fastsweep.run("lookahead", 9, mines=10, **{name: 1})
@@ -80,6 +80,6 @@ def test_the_lookahead_switches(name):
     kw = dict(mines=10, games=50, seed=1, rules="classic", mine_count=True, **{name: True})
     a, b = (fastsweep.run("lookahead", 9, **kw).drop(columns="seconds") for _ in range(2))
     assert a.equals(b)  # reproducible
-    if name == "corner_opening":  # (pseudo-50/50s are too rare on 50 9x9 games)
+    if name == "corner_opening":  # (pseudo-50/50s and blocks are too rare on 50 9x9 games)
         off = fastsweep.run("lookahead", 9, **{**kw, name: False})
         assert not a.equals(off.drop(columns="seconds"))  # the switch changes games

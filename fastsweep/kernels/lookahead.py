@@ -7,10 +7,12 @@ Called when complete deduction finds nothing certain. In turn:
    layouts (if it finishes within its node budget).
    With ``corner_opening`` (``P_CORNER``), then: when the opening cell alone is revealed
    (a number), the corner farthest from it, if no cell is safer (:func:`corner_opening`).
-2. An unavoidable 50/50 (two hidden cells sharing a clue's last mine, such that every
-   other cell next to one of them, hidden or revealed, touches both or is a known mine:
-   no clue, now or once revealed, can ever tell them apart) is guessed now: it must be
-   guessed anyway, and its answer is information. Of the two, the one with the higher
+2. An unavoidable 50/50 (``fifty.py``: two hidden cells sharing a clue's last mine, such
+   that every other cell next to one of them, hidden or revealed, touches both or is a
+   known mine: no clue, now or once revealed, can ever tell them apart; with
+   ``fifty_blocks``, ``P_BLOCKS``, also 2x2 blocks and other sets linked by such clues
+   whose two mine patterns no clue can tell apart) is guessed now: it must be guessed
+   anyway, and its answer is information. Of its cells, the one with the higher
    look-ahead score (below) is taken, ties by the guess order.
    With ``pseudo_fifty`` (``P_PSEUDO``), then a living pseudo-50/50 (``pseudo.py``), the
    safest.
@@ -49,10 +51,11 @@ from .count import ST_OK, analyse
 from .endgame import best_move
 from .jit import njit
 from .layouts_enum import solutions
-from .env import cell_of, flat, hidden_left, mines_left, moves, nb_hidden, ncells, status, word
+from .fifty import fifty_set, partner
+from .env import cell_of, flat, hidden_left, moves, ncells, status
 from .frontier import CB_DED, CB_SIZE
 from .game import (
-    F_CUT, P_CORNER, P_ENDGAME_MAX, P_ENDGAME_NODES, P_MINE_COUNT, P_OFFEDGE, P_PSEUDO,
+    F_CUT, P_BLOCKS, P_CORNER, P_ENDGAME_MAX, P_ENDGAME_NODES, P_MINE_COUNT, P_OFFEDGE, P_PSEUDO,
 )
 from .layout import (
     A_GUESS, C_APPROX, C_DET, C_FLAG, C_GPTR, C_ORDER, C_P, C_REV, C_W2, F_NBR, F_NNB,
@@ -73,43 +76,6 @@ TIE_RTOL = 1e-9
 LEFT_RTOL = 1e-12
 SCORE_UNIT = 10000  # scores in the trace: round(SCORE_UNIT x score)
 ENDGAME_UNIT = 32768  # endgame trace: a = wins x ENDGAME_UNIT + layouts (layouts < this)
-
-
-@njit(cache=True)
-def _adjacent(S, a, b):
-    for k in range(S[a, F_NNB]):
-        if S[a, F_NBR + k] == b:
-            return True
-    return False
-
-
-@njit(cache=True)
-def fifty_pair(S, pcell):
-    """An unavoidable 50/50 (module notes), as (a, b), or (-1, -1)."""
-    for w in range(ncells(S)):
-        if status(S, w) != REVEALED or nb_hidden(S, w) != 2 or mines_left(word(S, w)) != 1:
-            continue
-        a = -1
-        b = -1
-        for k in range(S[w, F_NNB]):
-            d = S[w, F_NBR + k]
-            if status(S, d) == HIDDEN:
-                if a < 0:
-                    a = d
-                else:
-                    b = d
-        if abs(pcell[a] - 0.5) > 1e-9 or abs(pcell[b] - 0.5) > 1e-9:
-            continue
-        ok = True
-        for x, y in ((a, b), (b, a)):
-            for k in range(S[x, F_NNB]):
-                d = S[x, F_NBR + k]
-                st = status(S, d)
-                if d != y and (st == HIDDEN or st == REVEALED) and not _adjacent(S, d, y):
-                    ok = False  # d sees one of the two: now, or once revealed
-        if ok:
-            return a, b
-    return -1, -1
 
 
 @njit(cache=True)
@@ -354,23 +320,24 @@ def lookahead_choice(S, params, fparams, pcell, logw):
     keyc = np.full(N_KEYS, -1, np.int64)
     scored = np.zeros(N_KEYS, np.bool_)
     buf = np.empty(K + S[n, C_P], np.int32)
-    a, b = fifty_pair(S, pcell)
-    if a >= 0:  # the one of the two whose answer tells more (ties: the guess order)
+    fs, fcol = fifty_set(S, pcell, params[P_BLOCKS] != 0)
+    if fs.size > 0:  # the cell whose answer tells most (ties: the guess order)
         F = flat(S)
         order = S[n, C_ORDER]
-        pair = np.empty(2, np.int64)
+        pick = np.empty(fs.size, np.int64)
         m = 0
         for i in range(S[n, C_GPTR], n):
             c = cell_of(F, F[order + i])
-            if c == a or c == b:
-                pair[m] = c
-                m += 1
-        best, _, _, _, _, _, approx = _score(S, q, base, local, lw, logw, pair, pcell, row,
+            for x in fs:
+                if c == x:
+                    pick[m] = c
+                    m += 1
+        best, _, _, _, _, _, approx = _score(S, q, base, local, lw, logw, pick, pcell, row,
                                              keyc, scored, buf)
         if approx > 0:
             S[n, C_APPROX] += 1
-        c = best if best >= 0 else pair[0]
-        return c, R_FIFTY_GUESS, a + b - c, 0
+        c = best if best >= 0 else pick[0]
+        return c, R_FIFTY_GUESS, partner(S, fs, fcol, c), fs.size
     approx = 0
     if params[P_PSEUDO] != 0:  # a living pseudo-50/50, the safest (pseudo.py)
         ps = pseudo_cells(S, query(params, fparams, False), pcell, buf)

@@ -14,7 +14,7 @@ import numpy as np
 from .count import analyse
 from .env import flat, ncells, new_state, status
 from .game import (
-    AGENT, F_CUT, F_LEN, F_PRIOR, OVER, P_AGENT, P_ENDGAME_MAX, P_ENDGAME_NODES, P_LEN,
+    AGENT, F_CUT, P_BLOCKS, F_LEN, F_PRIOR, OVER, P_AGENT, P_ENDGAME_MAX, P_ENDGAME_NODES, P_LEN,
     P_CORNER, P_MINE_COUNT, P_OFFEDGE, P_PSEUDO, P_RULES, RULES_CLASSIC, blindfold, clock, local_rules,
     new_batch_state, open_game, read_trace, record, settle, setup_game, summarize,
 )
@@ -25,6 +25,7 @@ from .policies import NEED_GUESS, NEED_ORDER, deduce, guess_lowest
 from .layout import C_KMINES, C_ORDER, C_P, F_AUX, F_PLANE, HIDDEN, K
 from .pseq import criteria, pseq_choice, pseq_guess, query
 from .pseudo import pseudo_cells
+from .fifty import fifty_set
 from .view import fill_state
 
 AGENT_PSEQ = 10  # Tu et al.'s P, S, E, Q filters
@@ -125,10 +126,12 @@ def _view_probs(S, q):
 
 
 @njit(cache=True)
-def lookahead_view(v, mines, order, endgame, nodes, cut, pseudo, corner=0, offedge=0):
+def lookahead_view(v, mines, order, endgame, nodes, cut, pseudo, corner=0, offedge=0,
+                   blocks=0):
     """The look-ahead agent's choice on view ``v`` (as :func:`pseq_view`; nothing
     certain) with options ``endgame``, ``nodes`` (its node budget), ``cut``, ``pseudo``
-    (1: pseudo-50/50s), ``corner`` (1: corner_opening) and ``offedge`` (1: offedge_limit).
+    (1: pseudo-50/50s), ``corner`` (1: corner_opening), ``offedge`` (1: offedge_limit) and
+    ``blocks`` (1: fifty_blocks).
     Returns (cell, reason, ref, a) as its move would carry them (tests)."""
     S, params, fparams = _view_state(v, mines, order)
     params[P_ENDGAME_MAX] = endgame
@@ -136,6 +139,7 @@ def lookahead_view(v, mines, order, endgame, nodes, cut, pseudo, corner=0, offed
     params[P_PSEUDO] = pseudo
     params[P_CORNER] = corner
     params[P_OFFEDGE] = offedge
+    params[P_BLOCKS] = blocks
     fparams[F_CUT] = cut
     pcell, logw = _view_probs(S, query(params, fparams, True))
     return lookahead_choice(S, params, fparams, pcell, logw)
@@ -172,6 +176,16 @@ def pseudo_view(v, mines, order):
     pcell, _ = _view_probs(S, query(params, fparams, True))
     buf = np.empty(K + S[ncells(S), C_P], np.int32)
     return pseudo_cells(S, query(params, fparams, False), pcell, buf)
+
+
+@njit(cache=True)
+def fifty_view(v, mines, order, blocks):
+    """The unavoidable 50/50 on view ``v`` (as :func:`pseq_view`) that the look-ahead
+    would guess: ``fifty.fifty_set``'s (cells, classes), with ``blocks`` (1: sets over
+    more than two cells too) (tests)."""
+    S, params, fparams = _view_state(v, mines, order)
+    pcell, _ = _view_probs(S, query(params, fparams, True))
+    return fifty_set(S, pcell, blocks != 0)
 
 
 @njit(cache=True)

@@ -1,0 +1,208 @@
+"""Unavoidable 50/50s over more than two cells (``kernels/fifty.py``, ``fifty_blocks``).
+
+* every set the certificate names, in random positions built around 2x2 blocks and
+  chains of pairs, is an unavoidable 50/50 by brute force over every layout: each
+  layout holds one of its two patterns, and the layout with the other pattern agrees
+  with every clue and shows the same value on every other safe cell;
+* it names blocks and chains often in such positions, and never names a set over more
+  than two cells without ``fifty_blocks``;
+* the look-ahead then guesses a cell of the set first (the one of best look-ahead score,
+  by brute force), and its trace names the set;
+* whole games with ``fifty_blocks=True`` pass the contract.
+"""
+import numpy as np
+import pytest
+
+import fastsweep
+import naive
+from fastsweep.kernels import layout as kl
+from fastsweep.kernels.run_solver import fifty_view, lookahead_view
+from test_lookahead import reference_score
+from test_pseq import CASES, full_games
+
+
+def told_apart(view, mines, cells, colours):
+    """Whether the set ``cells`` (flat), classes ``colours``, is not an unavoidable
+    50/50 of ``view``: some consistent layout holds neither pattern, or its swap
+    disagrees with a clue or shows another value on a safe cell outside the set. Brute
+    force over every layout."""
+    h, w = view.shape
+    hid, col, bits, _, ok, _ = naive._layouts(view, mines, 0.5, None)
+    index = {tuple(r): i for i, r in enumerate(bits)}
+    known = view.ravel() == -2
+    a = [c for c, k in zip(cells, colours) if k == 0]
+    b = [c for c, k in zip(cells, colours) if k == 1]
+    inside = set(cells)
+    for i in np.flatnonzero(ok):
+        m = known.copy()
+        m[hid] = bits[i] == 1
+        if not ((m[a].all() and not m[b].any()) or (m[b].all() and not m[a].any())):
+            return True
+        ms = m.copy()
+        ms[a], ms[b] = m[b], m[a]
+        sw = bits[i].copy()
+        sw[[col[c] for c in cells]] = ms[cells]
+        if not ok[index[tuple(sw)]]:
+            return True
+        for d in range(h * w):
+            if d not in inside and not m[d]:
+                near = list(naive.neighbours(h, w, d))
+                if m[near].sum() != ms[near].sum():
+                    return True
+    return False
+
+
+def shape_view(rng):
+    """A random small position built around a 2x2 block (one diagonal mined) or a
+    line of four cells along a side of the board, mines alternating (its two halves
+    are pairs at best): cells next to an unequal number of the two patterns' cells
+    mostly mines (0.75), the other cells next to the shape mostly safe (0.9); the cells
+    within two steps of the shape shown at 0.9 (mines, as known) or 0.95 (safe cells,
+    their clue), the rest mined at 0.25, shown at 0.5 or 0.6.
+    (view, mines)."""
+    h, w = [(4, 4), (4, 5), (5, 4), (5, 5)][rng.integers(4)]
+    n = h * w
+    r, c = int(rng.integers(h - 1)), int(rng.integers(w - 1))
+    if rng.random() < 0.6:
+        shape = [r * w + c, (r + 1) * w + c + 1, r * w + c + 1, (r + 1) * w + c]
+    else:  # a line of four along a side of the board, alternating
+        if rng.random() < 0.5 and w >= 4:
+            rr = 0 if rng.random() < 0.5 else h - 1
+            c0 = int(rng.integers(w - 3))
+            line = [rr * w + c0 + k for k in range(4)]
+        else:
+            cc = 0 if rng.random() < 0.5 else w - 1
+            r0 = int(rng.integers(h - 3))
+            line = [(r0 + k) * w + cc for k in range(4)]
+        shape = [line[0], line[2], line[1], line[3]]
+    pa, pb = shape[:2], shape[2:]
+    mine = rng.random(n) < 0.25
+    bal = np.zeros(n, int)
+    for x in pa:
+        for d in naive.neighbours(h, w, x):
+            bal[d] += 1
+    for x in pb:
+        for d in naive.neighbours(h, w, x):
+            bal[d] -= 1
+    near = set()
+    for x in shape:
+        near |= set(naive.neighbours(h, w, x))
+    near -= set(shape)
+    ring = set()  # the near cells' other neighbours: revealed, a side clue is a link
+    for d in near:
+        ring |= set(naive.neighbours(h, w, d))
+    ring -= near | set(shape)
+    for d in near:
+        mine[d] = rng.random() < (0.75 if bal[d] != 0 else 0.1)
+    flip = rng.random() < 0.5
+    mine[pa], mine[pb] = not flip, flip
+    clue = [sum(mine[d] for d in naive.neighbours(h, w, i)) for i in range(n)]
+    view = np.full(n, -1, np.int8)
+    for i in range(n):
+        if i in shape:
+            continue
+        close = i in near or i in ring
+        if mine[i]:
+            if rng.random() < (0.9 if close else 0.5):
+                view[i] = -2
+        elif rng.random() < (0.95 if close else 0.6):
+            view[i] = clue[i]
+    return view.reshape(h, w), int(mine.sum())
+
+
+def test_every_named_set_is_an_unavoidable_fifty_fifty():
+    rng = np.random.default_rng(5)
+    sizes = {}
+    tried = 0
+    while tried < 700:
+        view, mines = shape_view(rng)
+        if (view == -1).sum() > 16:
+            continue
+        tried += 1
+        h, w = view.shape
+        order = rng.permutation(h * w)
+        cells, colours = fifty_view(view, mines, order, 1)
+        pairs, _ = fifty_view(view, mines, order, 0)
+        assert pairs.size in (0, 2)
+        if pairs.size:  # a pair is a set of two; with blocks on, a set is named too
+            assert cells.size > 0
+        if cells.size == 0:
+            sizes[0] = sizes.get(0, 0) + 1
+            continue
+        sizes[cells.size] = sizes.get(cells.size, 0) + 1
+        assert (colours == 0).sum() == (colours == 1).sum()
+        assert not told_apart(view, mines, list(cells), list(colours)), (view, mines, cells)
+    assert sizes.get(4, 0) >= 40 and sizes.get(2, 0) >= 5 and sizes.get(0, 0) >= 40, sizes
+
+
+def test_a_block_is_guessed_first_and_named():
+    # 4 x 4, the block (1,1)-(2,2) with its four outer corners known mines and its
+    # eight side cells revealed: each side clue (2: a corner and one of the block's
+    # cells next to it) has two hidden neighbours and one mine left, so the two
+    # diagonals are the only patterns, and every side cell sees one cell of each.
+    view = np.array([[-2, 2, 2, -2],
+                     [2, -1, -1, 2],
+                     [2, -1, -1, 2],
+                     [-2, 2, 2, -2]], np.int8)
+    _, _, p = naive.brute_force_view(view, 6)
+    assert np.allclose(p[1:3, 1:3], 0.5)
+    order = np.arange(16)
+    cells, colours = fifty_view(view, 6, order, 1)
+    assert sorted(cells) == [5, 6, 9, 10]
+    assert not told_apart(view, 6, list(cells), list(colours))
+    assert fifty_view(view, 6, order, 0)[0].size == 0  # no pair: blocks are opt-in
+    cell, why, ref, a = lookahead_view(view, 6, order, 0, 1, 0.9, 0, 0, 0, 1)
+    assert why == kl.R_FIFTY_GUESS and a == 4 and cell in (5, 6, 9, 10)
+    assert ref in (5, 6, 9, 10) and ref != cell
+    r, c = divmod(int(ref), 4)
+    assert abs(r - cell // 4) + abs(c - cell % 4) == 1  # the partner named is next to it
+    assert lookahead_view(view, 6, order, 0, 1, 0.9, 0)[1] != kl.R_FIFTY_GUESS
+
+
+def test_the_guessed_cell_of_a_set_has_the_best_score():
+    rng = np.random.default_rng(12)
+    checked = 0
+    while checked < 40:
+        view, mines = shape_view(rng)
+        if (view == -1).sum() > 12:
+            continue
+        h, w = view.shape
+        order = rng.permutation(h * w)
+        cells, _ = fifty_view(view, mines, order, 1)
+        if cells.size < 4:
+            continue
+        try:
+            naive.brute_force_view(view, mines)
+        except ValueError:
+            continue
+        cell, why, ref, a = lookahead_view(view, mines, order, 0, 1, 0.9, 0, 0, 0, 1)
+        assert why == kl.R_FIFTY_GUESS and a == cells.size and cell in cells
+        score = {int(x): reference_score(view, mines, *divmod(int(x), w))[0] for x in cells}
+        assert score[int(cell)] >= max(score.values()) - 1e-9, (view, cell, score)
+        checked += 1
+
+
+def test_full_games_with_blocks_pass_the_contract_and_name_them():
+    full_games("lookahead", CASES, fifty_blocks=True)
+    seen = 0
+    for g in range(120):
+        t = fastsweep.play("lookahead", (16, 30), mines=99, rules="classic",
+                           mine_count=True, seed=11, game=g, fifty_blocks=True)
+        said = t.moves.reason[t.moves.reason.str.startswith("unavoidable 50/50")]
+        assert said.str.contains("no reveal can tell").all(), list(said)
+        seen += said.str.contains("cells").sum()
+        if seen:
+            break
+    assert seen > 0, "no block or chain 50/50 in 120 Expert games"
+
+
+@pytest.mark.parametrize("blocks", [False, True])
+def test_sets_over_two_cells_only_with_the_option(blocks):
+    rng = np.random.default_rng(3)
+    big = 0
+    for _ in range(300):
+        view, mines = shape_view(rng)
+        h, w = view.shape
+        cells, _ = fifty_view(view, mines, rng.permutation(h * w), int(blocks))
+        big += cells.size > 2
+    assert (big > 0) == blocks
