@@ -257,6 +257,39 @@ def brute_force_outcomes(view, mines=None, prior=0.5, likelihood=None):
     return out.reshape(h, w, 10)
 
 
+def told_apart(view, mines, cells, colours):
+    """Whether the set ``cells`` (flat indices), in classes ``colours`` (0 / 1), is not an
+    unavoidable 50/50 of ``view``: some consistent layout holds neither of its two
+    patterns (one class all mines, the other all safe), or the layout with the other
+    pattern disagrees with a clue or shows another value on a safe cell outside the set,
+    so that a clue, now or once revealed, can tell them apart. Brute force over every
+    layout."""
+    h, w = view.shape
+    hid, col, bits, _, ok, _ = _layouts(view, mines, 0.5, None)
+    index = {tuple(r): i for i, r in enumerate(bits)}
+    known = view.ravel() == -2
+    a = [c for c, k in zip(cells, colours) if k == 0]
+    b = [c for c, k in zip(cells, colours) if k == 1]
+    inside = set(cells)
+    for i in np.flatnonzero(ok):
+        m = known.copy()
+        m[hid] = bits[i] == 1
+        if not ((m[a].all() and not m[b].any()) or (m[b].all() and not m[a].any())):
+            return True
+        ms = m.copy()
+        ms[a], ms[b] = m[b], m[a]
+        sw = bits[i].copy()
+        sw[[col[c] for c in cells]] = ms[cells]
+        if not ok[index[tuple(sw)]]:
+            return True
+        for d in range(h * w):
+            if d not in inside and not m[d]:
+                near = list(neighbours(h, w, d))
+                if m[near].sum() != ms[near].sum():
+                    return True
+    return False
+
+
 def random_view(rng, h, w, density, reveal, known, max_hidden=None):
     """(view, mines) of a random position: mines at ``density``; each safe cell revealed
     with probability ``reveal``; each mine shown as known with probability ``known``.

@@ -21,37 +21,6 @@ from test_lookahead import reference_score
 from test_pseq import CASES, full_games
 
 
-def told_apart(view, mines, cells, colours):
-    """Whether the set ``cells`` (flat), classes ``colours``, is not an unavoidable
-    50/50 of ``view``: some consistent layout holds neither pattern, or its swap
-    disagrees with a clue or shows another value on a safe cell outside the set. Brute
-    force over every layout."""
-    h, w = view.shape
-    hid, col, bits, _, ok, _ = naive._layouts(view, mines, 0.5, None)
-    index = {tuple(r): i for i, r in enumerate(bits)}
-    known = view.ravel() == -2
-    a = [c for c, k in zip(cells, colours) if k == 0]
-    b = [c for c, k in zip(cells, colours) if k == 1]
-    inside = set(cells)
-    for i in np.flatnonzero(ok):
-        m = known.copy()
-        m[hid] = bits[i] == 1
-        if not ((m[a].all() and not m[b].any()) or (m[b].all() and not m[a].any())):
-            return True
-        ms = m.copy()
-        ms[a], ms[b] = m[b], m[a]
-        sw = bits[i].copy()
-        sw[[col[c] for c in cells]] = ms[cells]
-        if not ok[index[tuple(sw)]]:
-            return True
-        for d in range(h * w):
-            if d not in inside and not m[d]:
-                near = list(naive.neighbours(h, w, d))
-                if m[near].sum() != ms[near].sum():
-                    return True
-    return False
-
-
 def shape_view(rng):
     """A random small position built around a 2x2 block (one diagonal mined) or a
     line of four cells along a side of the board, mines alternating (its two halves
@@ -131,7 +100,7 @@ def test_every_named_set_is_an_unavoidable_fifty_fifty():
             continue
         sizes[cells.size] = sizes.get(cells.size, 0) + 1
         assert (colours == 0).sum() == (colours == 1).sum()
-        assert not told_apart(view, mines, list(cells), list(colours)), (view, mines, cells)
+        assert not naive.told_apart(view, mines, list(cells), list(colours)), (view, mines, cells)
     assert sizes.get(4, 0) >= 40 and sizes.get(2, 0) >= 5 and sizes.get(0, 0) >= 40, sizes
 
 
@@ -149,7 +118,7 @@ def test_a_block_is_guessed_first_and_named():
     order = np.arange(16)
     cells, colours = fifty_view(view, 6, order, 1)
     assert sorted(cells) == [5, 6, 9, 10]
-    assert not told_apart(view, 6, list(cells), list(colours))
+    assert not naive.told_apart(view, 6, list(cells), list(colours))
     assert fifty_view(view, 6, order, 0)[0].size == 0  # no pair: blocks are opt-in
     cell, why, ref, a = lookahead_view(view, 6, order, 0, 1, 0.9, 0, 0, 0, 1)
     assert why == kl.R_FIFTY_GUESS and a == 4 and cell in (5, 6, 9, 10)

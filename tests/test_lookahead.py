@@ -160,32 +160,9 @@ def test_unavoidable_fifty_fifty_is_guessed_first():
 
 
 def told_apart(view, mines, a, b):
-    """Whether some consistent layout of ``view`` has a mate with the mine of the pair
-    (flat cells ``a``, ``b``) on the other cell that is inconsistent, or in which a safe
-    cell shows another number: then a clue, now or once revealed, can tell them apart.
-    Brute force over every layout."""
-    h, w = view.shape
-    flat = view.ravel().astype(int)
-    hid, col, bits, _, ok, _ = naive._layouts(view, mines, 0.5, None)
-    index = {tuple(r): i for i, r in enumerate(bits)}
-    known = flat == -2
-    for i in np.flatnonzero(ok):
-        m = known.copy()
-        m[hid] = bits[i] == 1
-        if m[a] == m[b]:
-            return True  # not exactly one mine of the two
-        sw = bits[i].copy()
-        sw[col[a]], sw[col[b]] = sw[col[b]], sw[col[a]]
-        if not ok[index[tuple(sw)]]:
-            return True
-        ms = m.copy()
-        ms[a], ms[b] = m[b], m[a]
-        for d in range(h * w):
-            if d not in (a, b) and not m[d]:
-                near = list(naive.neighbours(h, w, d))
-                if m[near].sum() != ms[near].sum():
-                    return True
-    return False
+    """Whether a clue, now or once revealed, can tell the pair (flat cells ``a``, ``b``)
+    apart: ``naive.told_apart`` of the set of two."""
+    return naive.told_apart(view, mines, [a, b], [0, 1])
 
 
 def pair_view(rng):
