@@ -1,9 +1,10 @@
 """Unavoidable 50/50s over more than two cells (``kernels/fifty.py``, ``fifty_blocks``).
 
 * every set the certificate names, in random positions built around 2x2 blocks and
-  chains of pairs, is an unavoidable 50/50 by brute force over every layout: each
+  lines of four cells, is an unavoidable 50/50 by brute force over every layout: each
   layout holds one of its two patterns, and the layout with the other pattern agrees
-  with every clue and shows the same value on every other safe cell;
+  with every clue and shows the same value on every other safe cell; and the kernel
+  names exactly the set a plain-Python reading of the certificate names;
 * it names blocks and chains often in such positions, and never names a set over more
   than two cells without ``fifty_blocks``;
 * the look-ahead then guesses a cell of the set first (the one of best look-ahead score,
@@ -19,6 +20,45 @@ from fastsweep.kernels import layout as kl
 from fastsweep.kernels.run_solver import fifty_view, lookahead_view
 from test_lookahead import reference_score
 from test_pseq import CASES, full_games
+
+
+def reference_set(view, mines, blocks):
+    """The certificate of ``fifty.py`` in plain Python (probabilities by brute force):
+    the first linked set, in the order of its first link's clue, whose classes are
+    equal, whose cells are at 0.5 and beside which every hidden or revealed cell sees
+    as many cells of each class; as {cell: class}, or None."""
+    h, w = view.shape
+    flat = view.ravel()
+    _, _, p = naive.brute_force_view(view, mines)
+    links = []
+    for c in range(h * w):
+        if flat[c] >= 0:
+            hid = [d for d in naive.neighbours(h, w, c) if flat[d] == -1]
+            known = sum(flat[d] == -2 for d in naive.neighbours(h, w, c))
+            if len(hid) == 2 and flat[c] - known == 1:
+                links.append(tuple(hid))
+    tried = set()
+    for a, _ in links:
+        if a in tried:
+            continue
+        cls, todo, odd = {a: 0}, [a], False
+        while todo:
+            x = todo.pop()
+            for y in [v for u, v in links if u == x] + [u for u, v in links if v == x]:
+                if y not in cls:
+                    cls[y] = 1 - cls[x]
+                    todo.append(y)
+                odd |= cls[y] == cls[x]
+        tried |= set(cls)
+        if odd or (len(cls) > 2 and not blocks) or 2 * sum(cls.values()) != len(cls):
+            continue
+        if any(abs(p.flat[x] - 0.5) > 1e-9 for x in cls):
+            continue
+        beside = {d for x in cls for d in naive.neighbours(h, w, x)} - set(cls)
+        if all(flat[d] == -2 or sum(1 - 2 * cls[x] for x in naive.neighbours(h, w, d)
+                                    if x in cls) == 0 for d in beside):
+            return cls
+    return None
 
 
 def shape_view(rng):
@@ -91,7 +131,15 @@ def test_every_named_set_is_an_unavoidable_fifty_fifty():
         h, w = view.shape
         order = rng.permutation(h * w)
         cells, colours = fifty_view(view, mines, order, 1)
-        pairs, _ = fifty_view(view, mines, order, 0)
+        pairs, pcol = fifty_view(view, mines, order, 0)
+        for got, got_cls, blocks in ((cells, colours, 1), (pairs, pcol, 0)):
+            want = reference_set(view, mines, blocks)
+            if want is None:
+                assert got.size == 0, (view, mines, got)
+            else:  # the same set, its classes up to a swap
+                named = dict(zip(got.tolist(), got_cls.tolist()))
+                flip = int(got.size > 0 and named[got[0]] != want.get(int(got[0])))
+                assert named == {x: k ^ flip for x, k in want.items()}, (view, mines, got)
         assert pairs.size in (0, 2)
         if pairs.size:  # a pair is a set of two; with blocks on, a set is named too
             assert cells.size > 0
