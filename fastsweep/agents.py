@@ -218,8 +218,8 @@ REASONS = {
     kl.R_FIFTY_GUESS: ("fifty-fifty", lambda ref, a, p, w:
                        f"unavoidable 50/50 with {_rc(ref, w)}: no reveal can tell them "
                        f"apart, guessed now" if a <= 2 else
-                       f"unavoidable 50/50 over {a} cells (a block or chain; {_rc(ref, w)} "
-                       f"in the other pattern): no reveal can tell the two mine patterns "
+                       f"unavoidable 50/50 over {a} cells ({_rc(ref, w)} in the other "
+                       f"pattern): no reveal can tell the two mine patterns "
                        f"apart, guessed now"),
     kl.R_PSEUDO_GUESS: ("pseudo-fifty", lambda ref, a, p, w:
                         f"pseudo-50/50: were it a mine, it would form a 50/50 with "

@@ -303,8 +303,8 @@ OPTIONS += (
            _switch("offedge_limit"), flag="--offedge-limit", type=bool, slot="P_OFFEDGE",
            to_kernel=lambda cfg, kg: int(cfg.offedge_limit)),
     Option("fifty_blocks", False, "lookahead agent: guess early also the unavoidable 50/50s "
-           "over more than two cells (2x2 blocks, chains of pairs: two mine patterns no "
-           "clue can ever tell apart), not only pairs", _switch("fifty_blocks"),
+           "over more than two cells (2x2 blocks and other sets linked by clues: two mine "
+           "patterns no clue can ever tell apart), not only pairs", _switch("fifty_blocks"),
            flag="--fifty-blocks", type=bool, slot="P_BLOCKS",
            to_kernel=lambda cfg, kg: int(cfg.fifty_blocks)),
 )

@@ -146,7 +146,7 @@ def run(agent, size, mines=None, density=None, games=1, seed=0, rules="keep-goin
         cheaper setting (docs in the README's "The strongest classic solver").
     fifty_blocks : bool
         ``lookahead``: guess early also the unavoidable 50/50s over more than two cells
-        (2x2 blocks and chains of clue-linked pairs whose two mine patterns no clue can
+        (2x2 blocks and other sets linked by clues, whose two mine patterns no clue can
         ever tell apart); by default only pairs.
 
     Returns

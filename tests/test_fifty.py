@@ -5,7 +5,7 @@
   layout holds one of its two patterns, and the layout with the other pattern agrees
   with every clue and shows the same value on every other safe cell; and the kernel
   names exactly the set a plain-Python reading of the certificate names;
-* it names blocks and chains often in such positions, and never names a set over more
+* it names blocks often in such positions, and never names a set over more
   than two cells without ``fifty_blocks``;
 * the look-ahead then guesses a cell of the set first (the one of best look-ahead score,
   by brute force), and its trace names the set;
@@ -210,7 +210,7 @@ def test_full_games_with_blocks_pass_the_contract_and_name_them():
         seen += said.str.contains("cells").sum()
         if seen:
             break
-    assert seen > 0, "no block or chain 50/50 in 120 Expert games"
+    assert seen > 0, "no 50/50 over more than two cells in 120 Expert games"
 
 
 @pytest.mark.parametrize("blocks", [False, True])

@@ -1,4 +1,4 @@
-"""Unavoidable 50/50s for the ``lookahead`` agent: pairs, 2x2 blocks and chains.
+"""Unavoidable 50/50s for the ``lookahead`` agent: pairs, 2x2 blocks, linked sets.
 
 A *link* is a revealed clue with exactly two hidden neighbours and one mine left among
 them: in every layout exactly one of the two is a mine. Links join hidden cells into
@@ -20,7 +20,9 @@ at even odds. Guessing it now costs nothing and its answer is information.
 * a 2x2 block linked on its sides: the two diagonals are the patterns; the cells on its
   sides see one cell of each, its four outer corners must be known mines or off the
   board;
-* any other linked set passing the test (a chain of pairs, for example).
+* any other linked set that passes the test (none other was met in the tests' shapes:
+  a line of cells fails it, as a cell beside the line's middle sees two cells of one
+  class and one of the other).
 
 Sets are found in the order of their first link's clue (cell order); the first that
 passes is returned.
