@@ -46,7 +46,7 @@ class GameConfig:
     endgame_nodes: int = 1_000_000
     candidate_cut: float = 0.9
     pseudo_fifty: bool = False
-    corner_opening: bool = False
+    corner_opening: bool = True
     offedge_limit: bool = False
     fifty_blocks: bool = False
 

@@ -11,6 +11,7 @@ list and range values are read by :mod:`fastsweep.cli_values`.
 """
 from __future__ import annotations
 
+import argparse
 import math
 import numbers
 from dataclasses import dataclass, fields
@@ -294,8 +295,9 @@ OPTIONS += (
            "were it a mine, would certainly be half of a 50/50 no reveal resolves: an "
            "orthogonal pair or a 2x2 block)", _switch("pseudo_fifty"), flag="--pseudo-fifty",
            type=bool, slot="P_PSEUDO", to_kernel=lambda cfg, kg: int(cfg.pseudo_fifty)),
-    Option("corner_opening", False, "lookahead agent: when the opening cell shows a number "
-           "and nothing is certain, guess the corner farthest from it (if no cell is safer)",
+    Option("corner_opening", True, "lookahead agent: when the opening cell shows a number "
+           "and nothing is certain, guess the corner farthest from it (if no cell is safer; on "
+           "by default: --no-corner-opening turns it off)",
            _switch("corner_opening"), flag="--corner-opening", type=bool, slot="P_CORNER",
            to_kernel=lambda cfg, kg: int(cfg.corner_opening)),
     Option("offedge_limit", False, "lookahead agent: off the frontier, score only the cells "
@@ -349,8 +351,9 @@ def add_flags(parser, sweep=False):
                       help=o.sweep_help or o.help)
         else:
             kw = dict(dest=o.keyword if sweep else o.name, help=o.help)
-            if o.type is bool:
-                kw["action"] = "store_true"
+            if o.type is bool:  # a switch; one on by default also gets --no-<name>
+                kw.update(action=argparse.BooleanOptionalAction if o.default else "store_true",
+                          default=o.default)
             elif o.const is not None:
                 kw.update(action="store_const", const=o.const, default=o.default)
             else:

@@ -79,7 +79,7 @@ def run(agent, size, mines=None, density=None, games=1, seed=0, rules="keep-goin
         first_click=None, first_cell=None, mine_count=False, layout=None, prior=0.5,
         budget=0, threshold=0.125, risk_rules="complete", max_component=20, noise="none",
         noise_aware=None, flag_threshold=1.0, endgame=1000, endgame_nodes=1_000_000,
-        candidate_cut=0.9, pseudo_fifty=False, corner_opening=False,
+        candidate_cut=0.9, pseudo_fifty=False, corner_opening=True,
         offedge_limit=False, fifty_blocks=False) -> pd.DataFrame:
     """Play ``games`` games of one configuration; one DataFrame row per game.
 

@@ -134,8 +134,8 @@ def add_parsers(sub):
             kw = dict(dest=o.keyword, default=o.default, help=o.help)
             if o.const is not None:  # a switch (--trust-clues)
                 kw.update(action="store_const", const=o.const)
-            elif o.type is bool:  # an on switch (--pseudo-fifty)
-                kw["action"] = "store_true"
+            elif o.type is bool:  # a switch (--pseudo-fifty; --no-corner-opening when on)
+                kw["action"] = argparse.BooleanOptionalAction if o.default else "store_true"
             else:
                 kw["type"] = o.type
         if o.group is None:

@@ -55,7 +55,7 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
           first_click=None, first_cell=None, prior=0.5, budget=0, threshold=0.125,
           risk_rules="complete", max_component=20, noise="none", noise_aware=None,
           flag_threshold=1.0, endgame=1000, endgame_nodes=1_000_000, candidate_cut=0.9,
-          pseudo_fifty=False, corner_opening=False, offedge_limit=False,
+          pseudo_fifty=False, corner_opening=True, offedge_limit=False,
           fifty_blocks=False,
           chunk_games=None,
           per_game=False, quiet=False, timeout=10.0) -> SweepResult:
