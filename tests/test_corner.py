@@ -1,9 +1,11 @@
-"""The look-ahead's corner opening (``corner_opening``, kernels/lookahead.py): after an
-opening that shows a number, with nothing certain, the corner farthest from it if no
-hidden cell is safer, unless the endgame search answers first; hand-made views where it
-applies and where it must not, the contract on full games; and the look-ahead switches
-(``corner_opening``, ``pseudo_fifty``, ``fifty_blocks``)."""
+"""The look-ahead's corner opening (``corner_opening``, on by default, kernels/lookahead.py):
+after an opening that shows a number, with nothing certain, the corner farthest from it if
+no hidden cell is safer, unless the endgame search answers first; hand-made views where it
+applies and where it must not, the contract on full games, no effect after a zero
+opening; and the look-ahead switches (``corner_opening``, ``pseudo_fifty``,
+``fifty_blocks``)."""
 import numpy as np
+import pandas as pd
 import pytest
 
 import fastsweep
@@ -83,3 +85,26 @@ def test_the_lookahead_switches(name):
     if name == "corner_opening":  # (pseudo-50/50s and blocks are too rare on 50 9x9 games)
         off = fastsweep.run("lookahead", 9, **{**kw, name: False})
         assert not a.equals(off.drop(columns="seconds"))  # the switch changes games
+        kw.pop(name)
+        assert fastsweep.run("lookahead", 9, **kw).drop(columns="seconds").equals(a)  # default
+
+
+def test_corner_opening_is_on_by_default_and_the_cli_turns_it_off(tmp_path):
+    base = ["run", "--agent", "lookahead", "--size", "5", "--mines", "4", "--rules",
+            "classic", "--mine-count", "--games", "3", "--seed", "2"]
+    for k, (extra, want) in enumerate((([], True), (["--corner-opening"], True),
+                                       (["--no-corner-opening"], False))):
+        path = tmp_path / f"g{k}.csv"
+        assert cli.main(base + extra + ["--out", str(path)]) == 0
+        assert pd.read_csv(path).corner_opening.tolist() == [want] * 3, extra
+
+
+@pytest.mark.parametrize("size,mines,cell", [((9, 9), 10, (2, 2)), ((16, 16), 40, (2, 2))])
+def test_no_effect_after_a_zero_opening(size, mines, cell):
+    """A zero opening shows a 0 and opens its neighbours: the rule (the opening cell alone
+    revealed) cannot fire, so the study's zero rows are the same games either way."""
+    kw = dict(mines=mines, games=150, seed=2026, rules="classic", first_click="zero",
+              first_cell=cell, mine_count=True)
+    on, off = (fastsweep.run("lookahead", size, corner_opening=c, **kw).drop(columns="seconds")
+               for c in (True, False))
+    assert on.equals(off)

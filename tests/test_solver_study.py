@@ -93,3 +93,17 @@ def test_a_cut_last_chunk_is_not_paired_with_a_whole_one():
     short = {0: (10, 3), 1: (10, 5), 2: (4, 0)}
     d, _ = study.paired(long, short)
     assert abs(d - 100 * (1 + 1) / 20) < 1e-12
+
+
+def test_committed_records_keep_their_digests():
+    """Reading a folder back checks every record's digest against its params.json: the
+    digests of folders written before ``corner_opening`` became the default (risk's
+    records it off, the look-ahead's zero rows too) still hold, and the table's figures
+    are the folders' own."""
+    study = _study()
+    for key, agent in (("9x9-zero", "lookahead"), ("9x9-zero", "pseq"),
+                       ("9x9-zero", "probability"), ("expert-safe", "risk")):
+        path = os.path.join(study.OUT, "runs", key, agent)
+        s = fastsweep.load(path).summary.iloc[0]
+        committed = pd.read_csv(os.path.join(path, "summary.csv")).iloc[0]
+        assert int(s.games) == int(committed.games) and s.win_rate == committed.win_rate

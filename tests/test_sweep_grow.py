@@ -202,3 +202,65 @@ def test_growing_a_folder_with_a_changed_engine_is_refused(tmp_path, monkeypatch
     monkeypatch.setattr(execute, "_play", real)
     grown = SW.sweep(games=100, out=str(out), **GRID)
     _same(grown, SW.sweep(games=100, **GRID))
+
+
+LOOK = dict(agents=["lookahead"], sizes=[5], mines=[4], rules="classic", mine_count=[True],
+            chunk_games=10, seed=3, quiet=True, workers=1)
+
+
+def test_an_option_none_of_the_folders_agents_takes_does_not_stop_it_growing(tmp_path):
+    """``corner_opening`` (on by default since 2026-11-27) shapes only the look-ahead's
+    games: a folder of other agents written with it off grows under the default, its
+    records reused; a look-ahead folder written with it off is refused, and grows with its
+    own value."""
+    out = tmp_path / "basic"
+    SW.sweep(games=30, out=str(out), corner_opening=False, **GRID)
+    grown = SW.sweep(games=60, out=str(out), **GRID)
+    assert grown.reused_chunks > 0
+    _same(grown, SW.sweep(games=60, out=str(tmp_path / "fresh"), **GRID))
+    la = tmp_path / "la"
+    SW.sweep(games=20, out=str(la), corner_opening=False, **LOOK)
+    before = {f: (la / f).read_bytes() for f in os.listdir(la)}
+    with pytest.raises(ValueError, match=r"different parameters \(corner_opening\) that fix "
+                                         r"its games \(corner_opening False there, True here\)"):
+        SW.sweep(games=40, out=str(la), **LOOK)
+    assert {f: (la / f).read_bytes() for f in os.listdir(la)} == before
+    r = SW.sweep(games=40, out=str(la), corner_opening=False, **LOOK)
+    assert r.reused_chunks == 2 and r.played_chunks == 2
+
+
+def test_a_folder_from_before_an_option_existed_was_played_without_it(tmp_path):
+    """No ``corner_opening`` key in params.json (written before the option existed): the
+    look-ahead played without the rule, its neutral value, not today's default."""
+    la = tmp_path / "la"
+    SW.sweep(games=20, out=str(la), corner_opening=False, **LOOK)
+    p = json.loads((la / "params.json").read_text())
+    del p["corner_opening"]
+    (la / "params.json").write_text(json.dumps(p, indent=1) + "\n")
+    with pytest.raises(ValueError, match=r"corner_opening False there, True here"):
+        SW.sweep(games=40, out=str(la), **LOOK)
+    assert SW.sweep(games=40, out=str(la), corner_opening=False, **LOOK).reused_chunks == 2
+    assert SW.grid.from_params(p)[0]["corner_opening"] is False
+
+
+def test_records_with_the_old_digest_are_still_read(tmp_path):
+    """Before 2026-11-27 a record's digest held every later option away from neutral,
+    taken by its agents or not (``endgame`` on a basic sweep): such records still read,
+    and the folder grows under the default (basic ignores ``endgame``)."""
+    from fastsweep.sweep.integrity import record_id
+    out = tmp_path / "o"
+    SW.sweep(games=30, out=str(out), endgame=500, **GRID)
+    p = json.loads((out / "params.json").read_text())
+    lines = _lines(out)
+    assert all(r["id"] == record_id(p, r) != record_id(p, r, legacy=True) for r in lines)
+    (out / "chunks.jsonl").write_text("".join(
+        json.dumps(dict(r, id=record_id(p, r, legacy=True))) + "\n" for r in lines))
+    want = SW.sweep(games=30, out=str(tmp_path / "fresh"), **GRID).summary
+    core = list(SW.TIMING_COLUMNS)
+    assert SW.load(str(out)).summary.drop(columns=core).equals(want.drop(columns=core))
+    grown = SW.sweep(games=60, out=str(out), **GRID)
+    assert grown.reused_chunks > 0 and grown.played_chunks > 0
+    edited = dict(lines[0], id=record_id(dict(p, seed=8), lines[0]))  # another seed: refused
+    (out / "chunks.jsonl").write_text(json.dumps(edited) + "\n")
+    with pytest.raises(ValueError, match="written by a sweep with other parameters"):
+        SW.load(str(out))

@@ -16,6 +16,7 @@ from .. import stats
 from ..agents import AGENTS
 from ..config import check_games, check_seed, parse_size
 from ..options import DEFAULTS, make_config, sweep_options
+from .integrity import FIXED_LATER
 
 # 2: chunk records name their board by key (not by index) and keep per-game scores;
 # the CI method is stated once in params.json, not on every summary row
@@ -150,9 +151,10 @@ def _plain(v):
 
 def with_defaults(params: dict) -> dict:
     """``params`` of a folder with every single-valued option filled in: a folder written
-    before an option existed (no key for it) was played with that option's default."""
-    return dict(params, **{o.name: o.default for o in sweep_options("single")
-                           if o.name not in params})
+    before an option existed (no key for it) was played without it, as its neutral value
+    (``integrity.FIXED_LATER``) plays, which is not always today's default."""
+    return dict(params, **{o.name: FIXED_LATER.get(o.name, o.default)
+                           for o in sweep_options("single") if o.name not in params})
 
 
 def from_params(stored: dict):

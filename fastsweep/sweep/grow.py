@@ -6,13 +6,15 @@ single-valued options (prior, budget). So a folder can *grow*: more games, a tig
 looser ``ci`` (any ``games`` / ``ci`` / ``min_games`` / ``max_games``), more sizes,
 densities or mines, rules, agents or mine_count settings; its finished chunks are reused.
 A run that changes what fixes the games (seed, first_click, first_cell, prior, budget,
-chunk_games) would mix different games under one summary and is refused; so is a run that
+chunk_games, or a later option that one of the folder's agents takes, such as the look-ahead's
+``corner_opening``) would mix different games under one summary and is refused; so is a run that
 leaves out part of the folder's grid (the folder only grows, so that re-running any
 earlier command never silently drops its points).
 """
 from __future__ import annotations
 
 from .grid import member_name, with_defaults
+from .integrity import FIXED_LATER, options_taken
 
 PRECISION = ("games", "ci", "min_games", "max_games")  # free: the stopping rule only
 META = ("format", "ci_method", "agents")  # descriptive (agents: derived from members)
@@ -33,6 +35,20 @@ def _show(axis, v):
     return f"{v:g}" if isinstance(v, float) else str(v)
 
 
+def keep_ignored(stored: dict, params: dict) -> dict:
+    """``params`` with the folder's values of the later options that no agent of the
+    folder or of this run takes: they cannot change a game, and keeping them keeps the
+    folder's params.json and its records' digests as they are.
+
+    >>> keep_ignored({"members": [["basic", False]], "endgame": 500},
+    ...              {"members": [["basic", False]], "endgame": 1000})["endgame"]
+    500
+    """
+    stored = with_defaults(stored)
+    taken = options_taken({a for p in (stored, params) for a, _ in p.get("members") or []})
+    return dict(params, **{k: stored[k] for k in FIXED_LATER if k not in taken and k in stored})
+
+
 def check_growth(stored: dict, params: dict, path: str) -> bool:
     """Raise a one-line ValueError if ``params`` may not run on a folder holding
     ``stored``; return whether the folder's ``params.json`` must be rewritten.
@@ -50,7 +66,11 @@ def check_growth(stored: dict, params: dict, path: str) -> bool:
     ValueError: out: out holds densities 0.3 that this run lacks; a sweep folder only grows: keep them in the arguments, or choose a new folder
     """
     stored = with_defaults(stored)
-    keys = sorted(set(fixed_keys(stored)) | set(fixed_keys(params)))
+    # an option that none of the folder's agents takes did not shape its games (an agent
+    # added now plays new records, whose digests carry this run's value)
+    taken = options_taken({a for a, _ in stored.get("members") or []})
+    keys = sorted(k for k in set(fixed_keys(stored)) | set(fixed_keys(params))
+                  if k not in FIXED_LATER or k in taken)
     diff = [k for k in keys if stored.get(k) != params.get(k)]
     if diff:
         detail = "; ".join(f"{k} {stored.get(k)!r} there, {params.get(k)!r} here" for k in diff)

@@ -21,10 +21,14 @@ import socket
 import time
 import warnings
 
+from ..agents import AGENTS
+
 RECORD_FORMAT = 3  # format 3: records carry "id" (format 2: keys, no digest; 1: indices)
 FIXED = ("seed", "first_click", "first_cell", "prior", "budget")
-# options added later fix the games too; they enter the digest only when not at their
-# default, so records written before they existed keep their digests
+# options added later fix the games too; each with its neutral value, the play from before
+# it existed (not always today's default: corner_opening is on by default since
+# 2026-11-27). An option enters a record's digest only when one of the record's agents
+# takes it and it is not neutral, so records written before it existed keep their digests
 FIXED_LATER = {"threshold": 0.125, "risk_rules": "complete", "max_component": 20,
                "noise": "none", "noise_aware": None, "flag_threshold": 1.0,
                "endgame": 1000, "endgame_nodes": 1_000_000, "candidate_cut": 0.9,
@@ -32,11 +36,35 @@ FIXED_LATER = {"threshold": 0.125, "risk_rules": "complete", "max_component": 20
                "offedge_limit": False, "fifty_blocks": False}
 
 
-def record_id(params, rec) -> str:
-    """The digest a record of the run ``params`` must carry (16 hex digits)."""
+def _member(label):
+    """(agent, mine_count) of a record's member label ``"agent:0"``."""
+    agent, _, mc = str(label).rpartition(":")
+    return agent, mc
+
+
+def options_taken(agents) -> set:
+    """The later options (``FIXED_LATER``) that any of ``agents`` takes: the others cannot
+    change their games (an unknown agent, from a newer version, takes them all: safe).
+
+    >>> sorted(options_taken(["probability", "risk"]))
+    ['flag_threshold', 'noise_aware', 'risk_rules']
+    """
+    out = set()
+    for a in agents:
+        out |= set(AGENTS[a].options) & set(FIXED_LATER) if a in AGENTS else set(FIXED_LATER)
+    return out
+
+
+def record_id(params, rec, legacy=False) -> str:
+    """The digest a record of the run ``params`` must carry (16 hex digits); ``legacy``:
+    as written before 2026-11-27, with every later option away from neutral, taken by the
+    record's agents or not (still accepted when read)."""
     what = [RECORD_FORMAT, [params.get(k) for k in FIXED], rec.get("key"), rec.get("k"),
             rec.get("first"), rec.get("games"), sorted(rec.get("m", {}))]
-    later = sorted((k, params[k]) for k, d in FIXED_LATER.items() if params.get(k, d) != d)
+    taken = (set(FIXED_LATER) if legacy
+             else options_taken(a for a, _ in map(_member, rec.get("m", {}))))
+    later = sorted((k, params[k]) for k, d in FIXED_LATER.items()
+                   if k in taken and params.get(k, d) != d)
     if later:
         what.append(later)
     return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()[:16]
@@ -68,7 +96,8 @@ def record_problem(rec, params, chunk_of_key) -> str | None:
     c = chunk_of_key.get(key)
     if c is not None and (first != k * c or games > c):
         return f"games {first}.. of chunk {k} do not match the board's chunks of {c} games"
-    if "id" in rec and rec["id"] != record_id(params, rec):
+    if "id" in rec and rec["id"] != record_id(params, rec) and rec["id"] != record_id(
+            params, rec, legacy=True):
         return ("written by a sweep with other parameters (seed, first click or cell, prior, "
                 "budget, agent options) or edited since")
     return None

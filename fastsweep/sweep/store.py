@@ -12,7 +12,7 @@ import json
 import os
 
 from .grid import board_key, from_params
-from .grow import check_growth
+from .grow import check_growth, keep_ignored
 from .integrity import check_records, record_id
 
 
@@ -100,6 +100,7 @@ class _Store:
         if os.path.exists(self.pfile):
             self.stored = read_params(self.pfile)
             self.rewrite = check_growth(self.stored, params, path)
+            self.params = params = keep_ignored(self.stored, params)
         elif os.path.isdir(path) and os.listdir(path):
             raise ValueError(f"out: {path} exists, is not empty and has no params.json; "
                              f"choose a new or empty folder")
