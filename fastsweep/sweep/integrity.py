@@ -42,14 +42,19 @@ def _member(label):
     return agent, mc
 
 
+# later options of the game itself (the sensors), not of an agent: they shape every game
+GAME_OPTIONS = ("noise",)
+
+
 def options_taken(agents) -> set:
-    """The later options (``FIXED_LATER``) that any of ``agents`` takes: the others cannot
-    change their games (an unknown agent, from a newer version, takes them all: safe).
+    """The later options (``FIXED_LATER``) that shape the games of ``agents``: the game's
+    own and those any of them takes; the others cannot change their games (an unknown
+    agent, from a newer version, takes them all: safe).
 
     >>> sorted(options_taken(["probability", "risk"]))
-    ['flag_threshold', 'noise_aware', 'risk_rules']
+    ['flag_threshold', 'noise', 'noise_aware', 'risk_rules']
     """
-    out = set()
+    out = set(GAME_OPTIONS)
     for a in agents:
         out |= set(AGENTS[a].options) & set(FIXED_LATER) if a in AGENTS else set(FIXED_LATER)
     return out
