@@ -139,7 +139,8 @@ def run(agent, size, mines=None, density=None, games=1, seed=0, rules="keep-goin
         certainly be half of a 50/50 no reveal can resolve).
     corner_opening : bool
         ``lookahead``: when the opening cell shows a number and nothing is certain, guess
-        the corner farthest from it if no hidden cell is safer.
+        the corner farthest from it if no hidden cell is safer (on by default; False
+        plays the look-ahead's own first guess).
     offedge_limit : bool
         ``lookahead``: off the frontier, score only the cells D. Hill's solver scores
         (two steps from a clue, or in a corner or nook; all when fewer than 30): a
