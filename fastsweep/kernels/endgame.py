@@ -45,7 +45,7 @@ def _popcount(typingctx, x):
     return x(x), codegen
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tt_slot(keys, used, node, cap):
     """The slot of ``node`` in the transposition table (linear probing from its hash):
     the slot holding it, or the first empty one."""

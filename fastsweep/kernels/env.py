@@ -122,19 +122,19 @@ def new_state(h, w):
     return S
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ncells(S):
     """Number of cells N (row N holds the counters)."""
     return S[S.shape[0] - 1, K - 1]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ncells_flat(F):
     """:func:`ncells` of :func:`flat` state."""
     return F[F.shape[0] - 1]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def flat(S):
     """The state as one flat array (a view): what the hot kernels take."""
     return S.reshape(S.size)
@@ -158,35 +158,35 @@ def reset_state(S):
         F[truth + j] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def moves(S):
     """Number of moves so far (each reveals, flags or detonates one cell)."""
     n = ncells(S)
     return S[n, C_REV] + S[n, C_FLAG] + S[n, C_DET]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hidden_left(S):
     """Cells neither revealed, flagged nor detonated."""
     n = ncells(S)
     return n - S[n, C_REV] - S[n, C_FLAG] - S[n, C_DET]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hidden_left_flat(F):
     """:func:`hidden_left` of :func:`flat` state."""
     n = ncells_flat(F)
     return n - F[_ix(n, C_REV)] - F[_ix(n, C_FLAG)] - F[_ix(n, C_DET)]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mines_left_known(S):
     """The mine total as told to the agent minus its known mines (negative: not told)."""
     n = ncells(S)
     return S[n, C_KMINES] - S[n, C_FLAG] - S[n, C_DET]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def word(S, c):
     """Cell ``c``'s knowledge word."""
     return _get(S, S[c, F_PLANE])
@@ -198,18 +198,18 @@ def truth(S, c):
     return _get(S, S[c, F_PLANE] + S[ncells(S), C_P])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _get(S, j):
     """The int at flat index ``j`` of 2-D state ``S``."""
     return S[j >> _KSHIFT, j & (K - 1)]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _put(S, j, v):
     S[j >> _KSHIFT, j & (K - 1)] = v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def status(S, c):
     """HIDDEN, REVEALED, FLAGGED or DETONATED."""
     return w_status(word(S, c))
@@ -245,7 +245,7 @@ def w_mines(w):
     return w_clue(w) - mines_left(w)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def clue(S, c):
     """Cell ``c``'s observed clue (0 if not observed): what the agent was shown."""
     return w_clue(word(S, c))
@@ -281,13 +281,13 @@ def safe_left(w):
     return ((w >> NB_SL_SHIFT) & NB_FIELD) - NB_BIAS
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def nb_hidden(S, c):
     """Number of hidden neighbours of cell ``c``."""
     return w_hidden(word(S, c))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def nb_mines(S, c):
     """Number of known-mine (flagged or detonated) neighbours of cell ``c``."""
     return w_mines(word(S, c))

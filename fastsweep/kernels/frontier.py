@@ -271,7 +271,7 @@ def order_components(con, box, ncon, nbox):
 Frontier = namedtuple("Frontier", "con box ncon nbox order cstart ncomp width lik")
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def span(fr, i):
     """Component ``i`` of ``fr``: (its first position in ``fr.order``, its number of
     boxes, its first entry in a per-component layer table such as ``Pool.lay``)."""
@@ -370,7 +370,7 @@ def informative(S, soft):
     return soften(frontier_of(S, clues, k), S, soft)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def clue_bounds(fr, k):
     """(fewest, most) mines among constraint k's hidden neighbours that its clue allows:
     its value for a hard clue; the support of its likelihood for a soft one."""
@@ -386,6 +386,6 @@ def clue_bounds(fr, k):
     return lo, hi
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_soft(fr, k):
     return fr.lik.shape[0] > 0 and fr.lik[k, 0] == fr.lik[k, 0]
