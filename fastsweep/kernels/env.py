@@ -122,6 +122,9 @@ def new_state(h, w):
     return S
 
 
+# The accessors that read or write one word or counter are inlined by Numba: as calls,
+# each paid a reference-count pair for its array argument (docs/DESIGN.md, speed record
+# of issue 16: a few percent of every agent's time, for 5% more cold compile).
 @njit(cache=True, inline="always")
 def ncells(S):
     """Number of cells N (row N holds the counters)."""
