@@ -1,16 +1,14 @@
 """Paired comparison: Hill's JS solver vs lookahead on the same layouts."""
-import json, sys, glob, numpy as np
-from fastsweep.kernels import game as kg
-la = np.concatenate([np.load("/tmp/hill/la_out_0_100000.npy"), np.load("/tmp/hill/la_out_100000_100000.npy")])
-law = la[:, kg.OUT_WON].astype(float)
-hw = {}
-for fn in sys.argv[1:]:
-    for line in open(fn):
-        try:
-            d = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        hw[d["g"]] = d["won"]
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import hill_games, lookahead_won
+
+law = lookahead_won().astype(float)
+hw = {g: d["won"] for g, d in hill_games(sys.argv[1:]).items()}
 idx = np.array(sorted(hw))
 h = np.array([hw[i] for i in idx], float)
 l = law[idx]

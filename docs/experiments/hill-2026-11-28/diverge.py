@@ -1,26 +1,17 @@
 """Where Hill's and lookahead's games part: first differing guess, by category."""
-import json, sys, numpy as np
+import os
+import sys
 from collections import defaultdict
-sys.path.insert(0, "/work/main")
-from fastsweep.kernels import game as kg
-sys.path.insert(0, "/tmp/hill")
-from classify import revealed_after, where
-la = np.concatenate([np.load("/tmp/hill/la_out_0_100000.npy"), np.load("/tmp/hill/la_out_100000_100000.npy")])
-law = la[:, kg.OUT_WON]
-mines = np.fromfile("/tmp/hill/layouts_0_200000.bin", np.uint8).reshape(-1, 480)
-lat = {}
-for fn in ["/tmp/hill/la_trace_0_20000.jsonl", "/tmp/hill/la_trace_20000_180000.jsonl"]:
-    for line in open(fn):
-        d = json.loads(line.replace("NaN", "null"))
-        lat[d["g"]] = d["seq"][1:]          # drop the first click
-hill = {}
-for fn in sys.argv[1:]:
-    for line in open(fn):
-        try:
-            d = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        hill[d["g"]] = d
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import DATA, hill_games, lookahead_guesses, lookahead_won, revealed_after, where
+
+law = lookahead_won()
+mines = np.fromfile(f"{DATA}/layouts_0_200000.bin", np.uint8).reshape(-1, 480)
+lat = lookahead_guesses()
+hill = hill_games(sys.argv[1:])
 rows = []
 for g, h in hill.items():
     hg = [(c, p) for c, k, p in h["seq"] if k == "g"]

@@ -1,0 +1,64 @@
+"""Shared by the analyses: loading the two solvers' games, and where a chosen cell lies."""
+import glob
+import json
+
+import numpy as np
+
+from fastsweep.kernels import game as kg
+
+DATA = "/tmp/hill"
+
+
+def lookahead_won():
+    """`lookahead`'s per-game wins (la_play.py's two files), indexed by game."""
+    la = np.concatenate([np.load(f"{DATA}/la_out_0_100000.npy"),
+                         np.load(f"{DATA}/la_out_100000_100000.npy")])
+    return la[:, kg.OUT_WON]
+
+
+def lookahead_guesses():
+    """game -> `lookahead`'s guesses [cell, mine probability, reason], first click dropped."""
+    lat = {}
+    for fn in sorted(glob.glob(f"{DATA}/la_trace_*.jsonl")):
+        for line in open(fn):
+            d = json.loads(line.replace("NaN", "null"))
+            lat[d["g"]] = d["seq"][1:]
+    return lat
+
+
+def hill_games(files):
+    """game -> Hill's record, from hill_play.js outputs (a torn last line is skipped)."""
+    out = {}
+    for fn in files:
+        for line in open(fn):
+            try:
+                d = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            out[d["g"]] = d
+    return out
+
+H, W = 16, 30
+NB = [[(r2 * W + c2) for r2 in range(r - 1, r + 2) for c2 in range(c - 1, c + 2)
+       if 0 <= r2 < H and 0 <= c2 < W and (r2, c2) != (r, c)] for r in range(H) for c in range(W)]
+
+def revealed_after(mines, clicks):
+    """Cells revealed after clicking `clicks` (each safe) with zero flood fill."""
+    clue = np.array([sum(mines[j] for j in NB[i]) for i in range(H * W)])
+    rev = np.zeros(H * W, bool)
+    for c in clicks:
+        stack = [c]
+        while stack:
+            x = stack.pop()
+            if rev[x]:
+                continue
+            rev[x] = True
+            if clue[x] == 0:
+                stack.extend(j for j in NB[x] if not rev[j])
+    return rev
+
+def where(cell, rev):
+    r, c = divmod(cell, W)
+    front = any(rev[j] for j in NB[cell])
+    edge = "corner" if (r in (0, H - 1) and c in (0, W - 1)) else ("edge" if r in (0, H - 1) or c in (0, W - 1) else "inner")
+    return ("front" if front else "off") + "-" + edge
