@@ -3,7 +3,8 @@
 // third-party reference code, loaded unmodified) on given Expert layouts, the way main.js bulkRun() drives it.
 //
 // usage: node hill_play.js LAYOUTS.bin FIRST COUNT OUT.jsonl [FORCE.json]
-//   FORCE.json: optional {game index: cell}; that game's first guess is played at the cell instead
+//   FORCE.json: optional {game index: cell or [k, cell]}; that game's first (k-th, from 0) guess is
+//   played at the cell instead; with ONLY_FORCED=1 in the environment the other games are skipped
 //   LAYOUTS.bin: raw uint8, shape (games, 480), row-major, cell = row*30 + col, 1 = mine, 99 mines, cell 0 mine-free
 "use strict";
 
@@ -135,7 +136,10 @@ async function playGame(g, mines) {
             } else {
                 if (i == 0 || action.prob == 1) {
                     let index = board.xy_to_index(action.x, action.y);
-                    if (action.prob != 1 && guesses == 0 && FORCED[g] !== undefined) index = FORCED[g];
+                    const f = FORCED[g];   // a cell (the first guess) or [k, cell] (the k-th guess, from 0)
+                    if (action.prob != 1 && f !== undefined) {
+                        if (Array.isArray(f) ? guesses == f[0] : guesses == 0) index = Array.isArray(f) ? f[1] : f;
+                    }
                     tile = game.getTile(index);
                     const wasCovered = tile.isCovered();
                     revealedTiles = game.clickTile(tile);
@@ -198,6 +202,7 @@ async function main() {
         for (let i = 0; i < CELLS; i++) { if (buf[i] > 1) throw new Error("game " + g + ": bad cell value"); n += buf[i]; }
         if (n != MINES || buf[0] != 0) throw new Error("game " + g + ": " + n + " mines, cell0=" + buf[0]);
 
+        if (process.env.ONLY_FORCED == "1" && FORCED[g] === undefined) continue;
         const rec = await playGame(g, buf);
         done++; won += rec.won; cm += rec.cm || 0; stuckN += rec.stuck || 0;
         lineBuf.push(JSON.stringify(rec));
