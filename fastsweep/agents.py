@@ -115,7 +115,8 @@ AGENTS: dict[str, AgentInfo] = {
         "when few layouts remain; unavoidable 50/50s guessed early; else the living cell of "
         "best two-move look-ahead among those nearly as safe as the safest",
         options=("mine_count", "budget", "prior", "endgame", "endgame_nodes", "candidate_cut",
-                 "pseudo_fifty", "corner_opening", "offedge_limit", "fifty_blocks"),
+                 "pseudo_fifty", "corner_opening", "offedge_limit", "fifty_blocks",
+                 "far_ties"),
         reasons=_RULE_REASONS + (kl.R_DEDUCE_SAFE, kl.R_DEDUCE_MINE, kl.R_RANDOM,
                                  kl.R_LOOKAHEAD_GUESS, kl.R_ENDGAME_GUESS, kl.R_FIFTY_GUESS,
                                  kl.R_PSEUDO_GUESS, kl.R_CORNER_GUESS, kl.R_APPROX_GUESS),

@@ -49,6 +49,7 @@ class GameConfig:
     corner_opening: bool = True
     offedge_limit: bool = False
     fifty_blocks: bool = False
+    far_ties: bool = False
 
     @property
     def cells(self) -> int:

@@ -309,6 +309,11 @@ OPTIONS += (
            "patterns no clue can ever tell apart), not only pairs", _switch("fifty_blocks"),
            flag="--fifty-blocks", type=bool, slot="P_BLOCKS",
            to_kernel=lambda cfg, kg: int(cfg.fifty_blocks)),
+    Option("far_ties", False, "lookahead agent: of candidates equally safe and alike (for "
+           "cells no clue touches, the same neighbourhood), prefer the one farthest from the "
+           "revealed cells, not the guess order's first", _switch("far_ties"),
+           flag="--far-ties", type=bool, slot="P_FAR",
+           to_kernel=lambda cfg, kg: int(cfg.far_ties)),
 )
 BY_NAME = {o.name: o for o in OPTIONS}
 DEFAULTS = {o.name: o.default for o in OPTIONS}

@@ -60,7 +60,7 @@ def game_rows(df: pd.DataFrame, cfg) -> pd.DataFrame:
     """``run``'s per-game DataFrame plus the configuration it does not carry (first_cell,
     prior, budget, threshold, risk_rules, max_component, noise, noise_aware,
     flag_threshold, endgame, endgame_nodes, candidate_cut, pseudo_fifty, corner_opening,
-    offedge_limit, fifty_blocks),
+    offedge_limit, fifty_blocks, far_ties),
     next to the other configuration columns."""
     fc = cfg.first_cell
     out = df.copy()
@@ -72,6 +72,6 @@ def game_rows(df: pd.DataFrame, cfg) -> pd.DataFrame:
     for i, k in enumerate(("threshold", "risk_rules", "max_component", "noise",
                            "noise_aware", "flag_threshold", "endgame", "endgame_nodes",
                            "candidate_cut", "pseudo_fifty", "corner_opening", "offedge_limit",
-                           "fifty_blocks")):
+                           "fifty_blocks", "far_ties")):
         out.insert(at + 2 + i, k, getattr(cfg, k))
     return out

@@ -80,7 +80,7 @@ def run(agent, size, mines=None, density=None, games=1, seed=0, rules="keep-goin
         budget=0, threshold=0.125, risk_rules="complete", max_component=20, noise="none",
         noise_aware=None, flag_threshold=1.0, endgame=1000, endgame_nodes=1_000_000,
         candidate_cut=0.9, pseudo_fifty=False, corner_opening=True,
-        offedge_limit=False, fifty_blocks=False) -> pd.DataFrame:
+        offedge_limit=False, fifty_blocks=False, far_ties=False) -> pd.DataFrame:
     """Play ``games`` games of one configuration; one DataFrame row per game.
 
     Parameters
@@ -149,6 +149,10 @@ def run(agent, size, mines=None, density=None, games=1, seed=0, rules="keep-goin
         ``lookahead``: guess early also the unavoidable 50/50s over more than two cells
         (2x2 blocks and other sets linked by clues, whose two mine patterns no clue can
         ever tell apart); by default only pairs.
+    far_ties : bool
+        ``lookahead``: of candidates it cannot tell apart (equally safe, and for cells
+        no clue touches the same neighbourhood), score first and so prefer the one
+        farthest from the revealed cells; by default the guess order decides.
 
     Returns
     -------

@@ -249,7 +249,7 @@ def play(agent, size, mines=None, density=None, seed=0, game=0, rules="keep-goin
          budget=0, threshold=0.125, risk_rules="complete", max_component=20, noise="none",
          noise_aware=None, flag_threshold=1.0, endgame=1000, endgame_nodes=1_000_000,
          candidate_cut=0.9, pseudo_fifty=False, corner_opening=True,
-         offedge_limit=False, fifty_blocks=False) -> Trace:
+         offedge_limit=False, fifty_blocks=False, far_ties=False) -> Trace:
     """Play game ``game`` of root ``seed`` with every move recorded.
 
     Arguments as in :func:`fastsweep.run`. The same (seed, game) gives the same game as

@@ -234,7 +234,7 @@ def test_run_out_csv_has_every_game_and_its_configuration(tmp_path, capsys):
     extra = ["first_cell", "prior", "budget", "threshold", "risk_rules", "max_component",
              "noise", "noise_aware", "flag_threshold", "endgame", "endgame_nodes",
              "candidate_cut", "pseudo_fifty", "corner_opening", "offedge_limit",
-             "fifty_blocks"]
+             "fifty_blocks", "far_ties"]
     assert sorted(got.columns) == sorted(COLUMNS + extra)
     assert list(got.columns[:10]) == ["game", "seed", "agent", "height", "width", "mines",
                                       "rules", "first_click", "first_cell", "mine_count"]

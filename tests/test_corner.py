@@ -72,7 +72,7 @@ def test_full_games_pass_the_contract_and_say_why():
     assert said and all("the corner farthest from it" in r for r in said), said
 
 
-@pytest.mark.parametrize("name", ["corner_opening", "pseudo_fifty", "fifty_blocks"])
+@pytest.mark.parametrize("name", ["corner_opening", "pseudo_fifty", "fifty_blocks", "far_ties"])
 def test_the_lookahead_switches(name):
     with pytest.raises(ValueError, match=fr"{name}: expected True or False, got 1"):
         fastsweep.run("lookahead", 9, mines=10, **{name: 1})

@@ -60,7 +60,8 @@ P_PSEUDO = 18  # lookahead: 1 guesses pseudo-50/50s early (pseudo.py)
 P_CORNER = 19  # lookahead: 1 opens the far corner after a lone opening number
 P_OFFEDGE = 20  # lookahead: 1 scores only Hill's off-frontier cells (offedge.py)
 P_BLOCKS = 21  # lookahead: 1 also guesses unavoidable 50/50s over more cells (fifty.py)
-P_LEN = 22
+P_FAR = 22  # lookahead: 1 breaks ties of equally safe cells by distance (offedge.py)
+P_LEN = 23
 
 F_PRIOR = 0
 F_THRESHOLD = 1  # threshold agent: reveal every cell below this mine probability

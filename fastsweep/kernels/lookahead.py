@@ -37,8 +37,9 @@ Called when complete deduction finds nothing certain. In turn:
    A frontier candidate's P(c safe, shows v) is read off the very analysis that finds
    b(c, v) (the what-if's total weight over the position's), not counted beforehand:
    the what-if rows were 45% of the time (measured, docs/DESIGN.md). Ties go to the
-   safer cell, then the guess order. Isolated cells (``risk.iso_key``) are scored once
-   per class.
+   safer cell, then (with ``far_ties``, ``P_FAR``) the one farthest from the revealed
+   cells (``offedge.reveal_distance``), then the guess order. Isolated cells
+   (``risk.iso_key``) are scored once per class: by its first cell in that order.
 
 No step depends on timing: the same seed gives the same games.
 """
@@ -55,14 +56,15 @@ from .fifty import fifty_set, partner
 from .env import cell_of, flat, hidden_left, moves, ncells, status
 from .frontier import CB_DED, CB_SIZE
 from .game import (
-    F_CUT, P_BLOCKS, P_CORNER, P_ENDGAME_MAX, P_ENDGAME_NODES, P_MINE_COUNT, P_OFFEDGE, P_PSEUDO,
+    F_CUT, P_BLOCKS, P_CORNER, P_ENDGAME_MAX, P_ENDGAME_NODES, P_FAR, P_MINE_COUNT, P_OFFEDGE,
+    P_PSEUDO,
 )
 from .layout import (
     A_GUESS, C_APPROX, C_DET, C_FLAG, C_GPTR, C_ORDER, C_P, C_REV, C_W2, F_NBR, F_NNB,
     HIDDEN, K, R_CORNER_GUESS, R_ENDGAME_GUESS, R_FIFTY_GUESS, R_LOOKAHEAD_GUESS,
     R_PSEUDO_GUESS, REVEALED,
 )
-from .offedge import limit_offedge
+from .offedge import limit_offedge, reveal_distance
 from .pseq import N_KEYS, fill_row, iso_key, query
 from .pseudo import pseudo_cells
 from .whatif import OUT_MINE, base_counts, base_logw, value_range
@@ -158,9 +160,10 @@ def best_after(S, q):
 
 
 @njit(cache=True)
-def _candidates(S, pcell, cut, limit):
+def _candidates(S, pcell, cut, limit, far):
     """Hidden cells at least ``cut`` as safe as the safest (with ``limit``, off the
-    frontier only Hill's, ``offedge.py``): safest first, then in the guess order."""
+    frontier only Hill's, ``offedge.py``): safest first, then (with ``far``) farthest
+    from the revealed cells, then in the guess order."""
     n = ncells(S)
     F = flat(S)
     order = S[n, C_ORDER]
@@ -181,6 +184,8 @@ def _candidates(S, pcell, cut, limit):
     cells = cells[:k]
     if limit:
         cells = limit_offedge(S, pcell, cells)
+    if far:  # stable sorts: the last key sorted is the first
+        cells = cells[np.argsort(-reveal_distance(S)[cells], kind="mergesort")]
     return cells[np.argsort(pcell[cells], kind="mergesort")]
 
 
@@ -349,7 +354,7 @@ def lookahead_choice(S, params, fparams, pcell, logw):
                     S[n, C_APPROX] += 1
                 return c, R_PSEUDO_GUESS, ps[i, 1], ps[i, 2]
     for cut in (fparams[F_CUT], 0.0):  # the second pass only if every candidate was dead
-        cand = _candidates(S, pcell, cut, params[P_OFFEDGE] != 0)
+        cand = _candidates(S, pcell, cut, params[P_OFFEDGE] != 0, params[P_FAR] != 0)
         if cand.size == 1:  # nothing to compare: no look-ahead, unless it is dead
             approx += fill_row(S, q, base, local, lw, cand[0], pcell, row, keyc)
             if _living(row, cand[0]):

@@ -93,3 +93,31 @@ def limit_offedge(S, pcell, cells):
     if m == 0:
         return cells
     return out[:m]
+
+
+@njit(cache=True)
+def reveal_distance(S):
+    """Each cell's distance in king moves to the nearest revealed cell (a breadth-first
+    search from all of them; 10**6 when none is revealed). ``far_ties`` orders equally
+    safe candidates by it, farthest first: a reveal far from the revealed region can open
+    a second one, which the corner opening measured worth more later (docs/DESIGN.md)."""
+    n = ncells(S)
+    d = np.full(n, 10**6, np.int64)
+    queue = np.empty(n, np.int64)
+    tail = 0
+    for c in range(n):
+        if status(S, c) == REVEALED:
+            d[c] = 0
+            queue[tail] = c
+            tail += 1
+    head = 0
+    while head < tail:
+        c = queue[head]
+        head += 1
+        for k in range(S[c, F_NNB]):
+            e = S[c, F_NBR + k]
+            if d[e] > d[c] + 1:
+                d[e] = d[c] + 1
+                queue[tail] = e
+                tail += 1
+    return d

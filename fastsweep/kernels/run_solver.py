@@ -15,7 +15,8 @@ from .count import analyse
 from .env import flat, ncells, new_state, status
 from .game import (
     AGENT, F_CUT, P_BLOCKS, F_LEN, F_PRIOR, OVER, P_AGENT, P_ENDGAME_MAX, P_ENDGAME_NODES, P_LEN,
-    P_CORNER, P_MINE_COUNT, P_OFFEDGE, P_PSEUDO, P_RULES, RULES_CLASSIC, blindfold, clock, local_rules,
+    P_CORNER, P_FAR, P_MINE_COUNT, P_OFFEDGE, P_PSEUDO, P_RULES, RULES_CLASSIC, blindfold, clock,
+    local_rules,
     new_batch_state, open_game, read_trace, record, settle, setup_game, summarize,
 )
 from .jit import njit
@@ -127,11 +128,11 @@ def _view_probs(S, q):
 
 @njit(cache=True)
 def lookahead_view(v, mines, order, endgame, nodes, cut, pseudo, corner=0, offedge=0,
-                   blocks=0):
+                   blocks=0, far=0):
     """The look-ahead agent's choice on view ``v`` (as :func:`pseq_view`; nothing
     certain) with options ``endgame``, ``nodes`` (its node budget), ``cut``, ``pseudo``
-    (1: pseudo-50/50s), ``corner`` (1: corner_opening), ``offedge`` (1: offedge_limit) and
-    ``blocks`` (1: fifty_blocks).
+    (1: pseudo-50/50s), ``corner`` (1: corner_opening), ``offedge`` (1: offedge_limit),
+    ``blocks`` (1: fifty_blocks) and ``far`` (1: far_ties).
     Returns (cell, reason, ref, a) as its move would carry them (tests)."""
     S, params, fparams = _view_state(v, mines, order)
     params[P_ENDGAME_MAX] = endgame
@@ -140,6 +141,7 @@ def lookahead_view(v, mines, order, endgame, nodes, cut, pseudo, corner=0, offed
     params[P_CORNER] = corner
     params[P_OFFEDGE] = offedge
     params[P_BLOCKS] = blocks
+    params[P_FAR] = far
     fparams[F_CUT] = cut
     pcell, logw = _view_probs(S, query(params, fparams, True))
     return lookahead_choice(S, params, fparams, pcell, logw)

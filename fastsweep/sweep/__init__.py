@@ -56,7 +56,7 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
           risk_rules="complete", max_component=20, noise="none", noise_aware=None,
           flag_threshold=1.0, endgame=1000, endgame_nodes=1_000_000, candidate_cut=0.9,
           pseudo_fifty=False, corner_opening=True, offedge_limit=False,
-          fifty_blocks=False,
+          fifty_blocks=False, far_ties=False,
           chunk_games=None,
           per_game=False, quiet=False, timeout=10.0) -> SweepResult:
     """Play the grid ``agents x mine_count x sizes x (densities | mines) x rules``.
@@ -74,7 +74,7 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
         Whether agents are told the mine total; a dict sets it per agent.
     first_click, first_cell, prior, budget, threshold, risk_rules, max_component, noise,
     noise_aware, flag_threshold, endgame, endgame_nodes, candidate_cut, pseudo_fifty,
-    corner_opening, offedge_limit, fifty_blocks
+    corner_opening, offedge_limit, fifty_blocks, far_ties
         One value each for every configuration, as in :func:`fastsweep.run` (they fix the
         games: continuing a folder with other values is refused).
     games : int

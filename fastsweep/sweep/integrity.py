@@ -33,7 +33,7 @@ FIXED_LATER = {"threshold": 0.125, "risk_rules": "complete", "max_component": 20
                "noise": "none", "noise_aware": None, "flag_threshold": 1.0,
                "endgame": 1000, "endgame_nodes": 1_000_000, "candidate_cut": 0.9,
                "pseudo_fifty": False, "corner_opening": False,
-               "offedge_limit": False, "fifty_blocks": False}
+               "offedge_limit": False, "fifty_blocks": False, "far_ties": False}
 
 
 def _member(label):
