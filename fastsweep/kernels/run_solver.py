@@ -191,10 +191,11 @@ def fifty_view(v, mines, order, blocks):
 
 
 @njit(cache=True)
-def candidates_view(v, mines, order, cut, limit):
+def candidates_view(v, mines, order, cut, limit, far=0):
     """The look-ahead's candidates on view ``v`` (as :func:`pseq_view`) at ``cut``, with
-    ``limit`` (1: ``offedge_limit``), in its scoring order; and the mine probabilities
-    (flat, NaN off the hidden cells) they were chosen by (tests)."""
+    ``limit`` (1: ``offedge_limit``) and ``far`` (1: ``far_ties``), in its scoring order;
+    and the mine probabilities (flat, NaN off the hidden cells) they were chosen by
+    (tests)."""
     S, params, fparams = _view_state(v, mines, order)
     pcell, _ = _view_probs(S, query(params, fparams, True))
-    return _candidates(S, pcell, cut, limit != 0), pcell
+    return _candidates(S, pcell, cut, limit != 0, far != 0), pcell
