@@ -45,11 +45,11 @@ class GameConfig:
     endgame: int = 1000
     endgame_nodes: int = 1_000_000
     candidate_cut: float = 0.9
-    pseudo_fifty: bool = False
+    pseudo_fifty: bool = True
     corner_opening: bool = True
     offedge_limit: bool = False
     fifty_blocks: bool = False
-    far_ties: bool = False
+    far_ties: bool = True
 
     @property
     def cells(self) -> int:

@@ -291,9 +291,9 @@ OPTIONS += (
            "fraction as safe as the safest, in (0, 1]", _candidate_cut,
            flag="--candidate-cut", type=float, metavar="F", slot="F_CUT",
            to_kernel=lambda cfg, kg: cfg.candidate_cut),
-    Option("pseudo_fifty", False, "lookahead agent: guess a pseudo-50/50 early (a cell that, "
+    Option("pseudo_fifty", True, "lookahead agent: guess a pseudo-50/50 early (a cell that, "
            "were it a mine, would certainly be half of a 50/50 no reveal resolves: an "
-           "orthogonal pair or a 2x2 block)", _switch("pseudo_fifty"), flag="--pseudo-fifty",
+           "orthogonal pair or a 2x2 block; on by default: --no-pseudo-fifty turns it off)", _switch("pseudo_fifty"), flag="--pseudo-fifty",
            type=bool, slot="P_PSEUDO", to_kernel=lambda cfg, kg: int(cfg.pseudo_fifty)),
     Option("corner_opening", True, "lookahead agent: when the opening cell shows a number "
            "and nothing is certain, guess the corner farthest from it (if no cell is safer; on "
@@ -309,9 +309,10 @@ OPTIONS += (
            "patterns no clue can ever tell apart), not only pairs", _switch("fifty_blocks"),
            flag="--fifty-blocks", type=bool, slot="P_BLOCKS",
            to_kernel=lambda cfg, kg: int(cfg.fifty_blocks)),
-    Option("far_ties", False, "lookahead agent: of candidates equally safe and alike (for "
+    Option("far_ties", True, "lookahead agent: of candidates equally safe and alike (for "
            "cells no clue touches, the same neighbourhood), prefer the one farthest from the "
-           "revealed cells, not the guess order's first", _switch("far_ties"),
+           "revealed cells, not the guess order's first (on by default: --no-far-ties turns "
+           "it off)", _switch("far_ties"),
            flag="--far-ties", type=bool, slot="P_FAR",
            to_kernel=lambda cfg, kg: int(cfg.far_ties)),
 )

@@ -79,8 +79,8 @@ def run(agent, size, mines=None, density=None, games=1, seed=0, rules="keep-goin
         first_click=None, first_cell=None, mine_count=False, layout=None, prior=0.5,
         budget=0, threshold=0.125, risk_rules="complete", max_component=20, noise="none",
         noise_aware=None, flag_threshold=1.0, endgame=1000, endgame_nodes=1_000_000,
-        candidate_cut=0.9, pseudo_fifty=False, corner_opening=True,
-        offedge_limit=False, fifty_blocks=False, far_ties=False) -> pd.DataFrame:
+        candidate_cut=0.9, pseudo_fifty=True, corner_opening=True,
+        offedge_limit=False, fifty_blocks=False, far_ties=True) -> pd.DataFrame:
     """Play ``games`` games of one configuration; one DataFrame row per game.
 
     Parameters
@@ -136,7 +136,7 @@ def run(agent, size, mines=None, density=None, games=1, seed=0, rules="keep-goin
         (README, "The strongest classic solver").
     pseudo_fifty : bool
         ``lookahead``: guess a pseudo-50/50 early (a cell that, were it a mine, would
-        certainly be half of a 50/50 no reveal can resolve).
+        certainly be half of a 50/50 no reveal can resolve); on by default.
     corner_opening : bool
         ``lookahead``: when the opening cell shows a number and nothing is certain, guess
         the corner farthest from it if no hidden cell is safer (on by default; False
@@ -152,7 +152,8 @@ def run(agent, size, mines=None, density=None, games=1, seed=0, rules="keep-goin
     far_ties : bool
         ``lookahead``: of candidates it cannot tell apart (equally safe, and for cells
         no clue touches the same neighbourhood), score first and so prefer the one
-        farthest from the revealed cells; by default the guess order decides.
+        farthest from the revealed cells (on by default; False leaves it to the guess
+        order).
 
     Returns
     -------

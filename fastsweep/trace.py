@@ -248,8 +248,8 @@ def play(agent, size, mines=None, density=None, seed=0, game=0, rules="keep-goin
          first_click=None, first_cell=None, mine_count=False, layout=None, prior=0.5,
          budget=0, threshold=0.125, risk_rules="complete", max_component=20, noise="none",
          noise_aware=None, flag_threshold=1.0, endgame=1000, endgame_nodes=1_000_000,
-         candidate_cut=0.9, pseudo_fifty=False, corner_opening=True,
-         offedge_limit=False, fifty_blocks=False, far_ties=False) -> Trace:
+         candidate_cut=0.9, pseudo_fifty=True, corner_opening=True,
+         offedge_limit=False, fifty_blocks=False, far_ties=True) -> Trace:
     """Play game ``game`` of root ``seed`` with every move recorded.
 
     Arguments as in :func:`fastsweep.run`. The same (seed, game) gives the same game as

@@ -26,13 +26,16 @@ import pandas as pd  # noqa: E402
 
 import fastsweep  # noqa: E402
 
-# the look-ahead's settings from strongest to cheapest (README: what each costs and wins)
-SETTINGS = [("probability", {}), ("pseq", {}), ("lookahead", {}),
-            ("lookahead", dict(offedge_limit=True)),
-            ("lookahead", dict(offedge_limit=True, endgame=200)),
-            ("lookahead", dict(candidate_cut=1.0, offedge_limit=True)),
-            ("lookahead", dict(candidate_cut=1.0, offedge_limit=True, endgame=200)),
-            ("lookahead", dict(candidate_cut=1.0, endgame=0, offedge_limit=True))]
+# the look-ahead's settings from strongest to cheapest (README: what each costs and wins):
+# the default, the default until 2026-11-27 (two options off), then cheaper ones, as
+# measured for their wins (with those two off)
+OLD = dict(far_ties=False, pseudo_fifty=False)
+SETTINGS = [("probability", {}), ("pseq", {}), ("lookahead", {}), ("lookahead", OLD),
+            ("lookahead", dict(offedge_limit=True, **OLD)),
+            ("lookahead", dict(offedge_limit=True, endgame=200, **OLD)),
+            ("lookahead", dict(candidate_cut=1.0, offedge_limit=True, **OLD)),
+            ("lookahead", dict(candidate_cut=1.0, offedge_limit=True, endgame=200, **OLD)),
+            ("lookahead", dict(candidate_cut=1.0, endgame=0, offedge_limit=True, **OLD))]
 
 
 def main():

@@ -244,7 +244,8 @@ def test_run_out_csv_has_every_game_and_its_configuration(tmp_path, capsys):
     assert (got.noise == "none").all() and (~got.noise_aware).all()
     assert (got.flag_threshold == 1.0).all()
     assert (got.endgame == 1000).all() and (got.endgame_nodes == 1_000_000).all()
-    assert (got.candidate_cut == 0.9).all() and (~got.pseudo_fifty).all()
+    assert (got.candidate_cut == 0.9).all() and got.pseudo_fifty.all()  # the defaults
+    assert got.far_ties.all() and got.corner_opening.all() and (~got.offedge_limit).all()
     same = [c for c in COLUMNS if c != "seconds"]
     pd.testing.assert_frame_equal(got[same], ref[same], check_dtype=False)
 

@@ -63,5 +63,7 @@ def test_full_games_pass_the_contract():
     full_games("lookahead", CASES, far_ties=True)
     kw = dict(mines=99, games=40, seed=2, rules="classic", mine_count=True)
     on = fastsweep.run("lookahead", (16, 30), far_ties=True, **kw).drop(columns="seconds")
-    off = fastsweep.run("lookahead", (16, 30), **kw).drop(columns="seconds")
+    off = fastsweep.run("lookahead", (16, 30), far_ties=False, **kw).drop(columns="seconds")
     assert not on.equals(off)  # it changes Expert games
+    default = fastsweep.run("lookahead", (16, 30), **kw).drop(columns="seconds")
+    assert default.equals(on)  # on by default since 2026-11-28

@@ -107,6 +107,7 @@ def test_kernel_slots_exist_and_match_the_old_parameters():
     expect[[kg.P_RISK_RULES, kg.P_MAX_COMPONENT]] = [1, 7]
     expect[[kg.P_ENDGAME_MAX, kg.P_ENDGAME_NODES]] = [1000, 1_000_000]  # lookahead's defaults
     expect[kg.P_CORNER] = 1  # its corner opening, on by default since 2026-11-27
+    expect[[kg.P_PSEUDO, kg.P_FAR]] = 1  # pseudo-50/50s and far ties, since 2026-11-28
     # no noise: model 0, cut-offs 0, not noise-aware; flag threshold 1; candidate cut 0.9
     assert p.tolist() == expect.tolist() and f.tolist() == [0.25, 0.2, 0.0, 0.0, 1.0, 0.9]
     noisy = make_config("probability", 9, mines=10, noise="detector:p_neg=0.25,p_pos=0.5",

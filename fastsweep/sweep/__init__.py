@@ -55,8 +55,8 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
           first_click=None, first_cell=None, prior=0.5, budget=0, threshold=0.125,
           risk_rules="complete", max_component=20, noise="none", noise_aware=None,
           flag_threshold=1.0, endgame=1000, endgame_nodes=1_000_000, candidate_cut=0.9,
-          pseudo_fifty=False, corner_opening=True, offedge_limit=False,
-          fifty_blocks=False, far_ties=False,
+          pseudo_fifty=True, corner_opening=True, offedge_limit=False,
+          fifty_blocks=False, far_ties=True,
           chunk_games=None,
           per_game=False, quiet=False, timeout=10.0) -> SweepResult:
     """Play the grid ``agents x mine_count x sizes x (densities | mines) x rules``.
