@@ -293,8 +293,9 @@ OPTIONS += (
            to_kernel=lambda cfg, kg: cfg.candidate_cut),
     Option("pseudo_fifty", True, "lookahead agent: guess a pseudo-50/50 early (a cell that, "
            "were it a mine, would certainly be half of a 50/50 no reveal resolves: an "
-           "orthogonal pair or a 2x2 block; on by default: --no-pseudo-fifty turns it off)", _switch("pseudo_fifty"), flag="--pseudo-fifty",
-           type=bool, slot="P_PSEUDO", to_kernel=lambda cfg, kg: int(cfg.pseudo_fifty)),
+           "orthogonal pair or a 2x2 block; on by default: --no-pseudo-fifty turns it off)",
+           _switch("pseudo_fifty"), flag="--pseudo-fifty", type=bool, slot="P_PSEUDO",
+           to_kernel=lambda cfg, kg: int(cfg.pseudo_fifty)),
     Option("corner_opening", True, "lookahead agent: when the opening cell shows a number "
            "and nothing is certain, guess the corner farthest from it (if no cell is safer; on "
            "by default: --no-corner-opening turns it off)",

@@ -16,8 +16,7 @@ from .env import flat, ncells, new_state, status
 from .game import (
     AGENT, F_CUT, P_BLOCKS, F_LEN, F_PRIOR, OVER, P_AGENT, P_ENDGAME_MAX, P_ENDGAME_NODES, P_LEN,
     P_CORNER, P_FAR, P_MINE_COUNT, P_OFFEDGE, P_PSEUDO, P_RULES, RULES_CLASSIC, blindfold, clock,
-    local_rules,
-    new_batch_state, open_game, read_trace, record, settle, setup_game, summarize,
+    local_rules, new_batch_state, open_game, read_trace, record, settle, setup_game, summarize,
 )
 from .jit import njit
 from .local import guess_in_order
