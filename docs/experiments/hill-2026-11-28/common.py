@@ -1,18 +1,27 @@
 """Shared by the analyses: loading the two solvers' games, and where a chosen cell lies."""
 import glob
 import json
+import os
 
 import numpy as np
 
 from fastsweep.kernels import game as kg
 
-DATA = "/tmp/hill"
+# HILL_ROW picks the study's row (keep ROWS in step with hill_play.js); Expert safe keeps
+# the first layout of the files
+ROWS = {"expert": (16, 30, 99, "safe", (0, 0)), "16x16": (16, 16, 40, "safe", (0, 0)),
+        "9x9": (9, 9, 10, "safe", (0, 0)), "16x16z": (16, 16, 40, "zero", (2, 2)),
+        "9x9z": (9, 9, 10, "zero", (2, 2)), "expertz": (16, 30, 99, "zero", (3, 3))}
+ROW = os.environ.get("HILL_ROW", "expert")
+H, W, MINES, CLICK, CELL = ROWS[ROW]
+DATA = "/tmp/hill" if ROW == "expert" else f"/tmp/hill/{ROW}"
+KW = dict(mines=MINES, rules="classic", first_click=CLICK, first_cell=CELL, mine_count=True)
 
 
 def lookahead_won():
-    """`lookahead`'s per-game wins (la_play.py's two files), indexed by game."""
-    la = np.concatenate([np.load(f"{DATA}/la_out_0_100000.npy"),
-                         np.load(f"{DATA}/la_out_100000_100000.npy")])
+    """`lookahead`'s per-game wins (la_play.py's files, in order of their first game), indexed by game."""
+    la = np.concatenate([np.load(f) for f in sorted(
+        glob.glob(f"{DATA}/la_out_*.npy"), key=lambda f: int(f.split("_")[-2]))])
     return la[:, kg.OUT_WON]
 
 
@@ -38,7 +47,6 @@ def hill_games(files):
             out[d["g"]] = d
     return out
 
-H, W = 16, 30
 NB = [[(r2 * W + c2) for r2 in range(r - 1, r + 2) for c2 in range(c - 1, c + 2)
        if 0 <= r2 < H and 0 <= c2 < W and (r2, c2) != (r, c)] for r in range(H) for c in range(W)]
 

@@ -6,10 +6,10 @@ from collections import defaultdict
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import DATA, hill_games, lookahead_guesses, lookahead_won, revealed_after, where
+from common import DATA, H, W, hill_games, lookahead_guesses, lookahead_won, revealed_after, where
 
 law = lookahead_won()
-mines = np.fromfile(f"{DATA}/layouts_0_200000.bin", np.uint8).reshape(-1, 480)
+mines = np.fromfile(f"{DATA}/layouts_0_200000.bin", np.uint8).reshape(-1, H * W)
 lat = lookahead_guesses()
 hill = hill_games(sys.argv[1:])
 rows = []

@@ -5,15 +5,21 @@
 // usage: node hill_play.js LAYOUTS.bin FIRST COUNT OUT.jsonl [FORCE.json]
 //   FORCE.json: optional {game index: cell or [k, cell]}; that game's first (k-th, from 0) guess is
 //   played at the cell instead; with ONLY_FORCED=1 in the environment the other games are skipped
-//   LAYOUTS.bin: raw uint8, shape (games, 480), row-major, cell = row*30 + col, 1 = mine, 99 mines, cell 0 mine-free
+//   LAYOUTS.bin: raw uint8, shape (games, cells), row-major, cell = row*WIDTH + col, 1 = mine, cell 0 mine-free
 "use strict";
 
 const fs = require("fs");
 const path = require("path");
 const vm = require("vm");
 
-const WIDTH = 30, HEIGHT = 16, MINES = 99, CELLS = WIDTH * HEIGHT;
-const JS_DIR = path.join(__dirname, "js");
+// HILL_ROW as in common.py: width, height, mines, first click (row, col); the zero rows'
+// layouts leave the first cell's neighbours free, so the first click opens them (the solver
+// is not told the rule, and needs not be: the opened cells say it)
+const ROWS = { expert: [30, 16, 99, 0, 0], "16x16": [16, 16, 40, 0, 0], "9x9": [9, 9, 10, 0, 0],
+               "16x16z": [16, 16, 40, 2, 2], "9x9z": [9, 9, 10, 2, 2], expertz: [30, 16, 99, 3, 3] };
+const [WIDTH, HEIGHT, MINES, START_R, START_C] = ROWS[process.env.HILL_ROW || "expert"];
+const CELLS = WIDTH * HEIGHT;
+const JS_DIR = process.env.HILL_JS || "/tmp/hill/js";   // the solver's files (README)
 
 // ---------------------------------------------------------------------------------------------
 // keep real clocks / output for the harness itself before neutralising them for the solver
@@ -98,8 +104,9 @@ async function playGame(g, mines) {
     options.hardcore = false;
 
     // ServerGame from MinesweeperGame.js, then the layout is imposed with its own resetMinesUsingArray()
-    // (array = width, height, mines, x1, y1, x2, y2, ...), start index 0, game type "safe" as in bulkRun (classic)
-    const startIndex = 0;
+    // (array = width, height, mines, x1, y1, x2, y2, ...), game type "safe" as in bulkRun (classic; it only
+    // shapes the discarded generated layout)
+    const startIndex = START_R * WIDTH + START_C;
     const game = new H.ServerGame(0, WIDTH, HEIGHT, MINES, startIndex, g + 1, "safe");
     const arr = [WIDTH, HEIGHT, MINES];
     for (let i = 0; i < CELLS; i++) {
@@ -114,7 +121,7 @@ async function playGame(g, mines) {
     let guesses = 0, certainMines = 0;
 
     let tile = game.getTile(startIndex);
-    let revealedTiles = game.clickTile(tile);     // first click at (row 0, col 0), not counted as a solver move
+    let revealedTiles = game.clickTile(tile);     // the first click (the row's cell), not counted as a solver move
     H.applyResults(board, revealedTiles);
 
     let loopCheck = 0, stuck = false;
@@ -200,7 +207,8 @@ async function main() {
         fs.readSync(fd, buf, 0, CELLS, g * CELLS);
         let n = 0;
         for (let i = 0; i < CELLS; i++) { if (buf[i] > 1) throw new Error("game " + g + ": bad cell value"); n += buf[i]; }
-        if (n != MINES || buf[0] != 0) throw new Error("game " + g + ": " + n + " mines, cell0=" + buf[0]);
+        const s0 = START_R * WIDTH + START_C;
+        if (n != MINES || buf[s0] != 0) throw new Error("game " + g + ": " + n + " mines, first cell=" + buf[s0]);
 
         if (process.env.ONLY_FORCED == "1" && FORCED[g] === undefined) continue;
         const rec = await playGame(g, buf);

@@ -1,11 +1,13 @@
-"""lookahead's per-game wins on the study's Expert safe games first..first+n (seed 2026)."""
-import sys, time, numpy as np
+"""lookahead's per-game wins on the study's games first..first+n of row HILL_ROW (seed 2026)."""
+import os, sys, time, numpy as np
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import DATA, H, W, KW
 from fastsweep.options import make_config
 from fastsweep.runner import play_chunk
 from fastsweep.kernels import game as kg
 first, n = int(sys.argv[1]), int(sys.argv[2])
-kw = dict(mines=99, rules="classic", first_click="safe", first_cell=(0, 0), mine_count=True)
-cfg = make_config("lookahead", (16, 30), **kw)
+kw = KW
+cfg = make_config("lookahead", (H, W), **kw)
 t = time.time()
 res = []
 for s in range(first, first + n, 5000):
@@ -13,5 +15,5 @@ for s in range(first, first + n, 5000):
     res.append(out)
     print(s, time.time() - t, flush=True)
 out = np.concatenate(res)
-np.save(f"/tmp/hill/la_out_{first}_{n}.npy", out)
+np.save(f"{DATA}/la_out_{first}_{n}.npy", out)
 print("won", out[:, kg.OUT_WON].mean(), "guesses", out[:, kg.OUT_GUESSES].mean(), time.time() - t)
