@@ -5,7 +5,7 @@
 // usage: node hill_play.js LAYOUTS.bin FIRST COUNT OUT.jsonl [FORCE.json]
 //   FORCE.json: optional {game index: cell or [k, cell]}; that game's first (k-th, from 0) guess is
 //   played at the cell instead; with ONLY_FORCED=1 in the environment the other games are skipped
-//   LAYOUTS.bin: raw uint8, shape (games, cells), row-major, cell = row*WIDTH + col, 1 = mine, cell 0 mine-free
+//   LAYOUTS.bin: raw uint8, shape (games, cells), row-major, cell = row*WIDTH + col, 1 = mine, the first cell mine-free
 "use strict";
 
 const fs = require("fs");
