@@ -8,12 +8,13 @@ layouts an agent scores low on), ``AGENTS`` (the registry), :func:`deduce`, :fun
 move in a position of a real game, :class:`Advice`), :func:`parse_position` (a position's
 text form) and :class:`ManualGame` (an agent playing a real game through a person).
 """
-from .advisor import Advice, advise
+from .advisor.advice import Advice
+from .advisor.manual import advise
 from .agents import AGENTS
-from .hard import hard_board
+from .studies.hard import hard_board
 from .inference import deduce, mine_probabilities, outcome_probabilities
-from .manual import ManualGame
-from .position_text import parse_position
+from .advisor.manual import ManualGame
+from .advisor.position_text import parse_position
 from .runner import run
 from .sweep import load, sweep  # sweep: the function; the module stays importable
 from .trace import play

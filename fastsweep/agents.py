@@ -2,7 +2,7 @@
 the move reasons with their trace texts.
 
 A new agent is one policy (a branch of its family's move, e.g. ``kernels/policies.py``)
-plus one ``AGENTS`` entry; a new family is one ``kernels/run_<family>.py`` module with
+plus one ``AGENTS`` entry; a new family is one module under ``kernels/agents/``, named in ``FAMILIES``, with
 the entry points ``play_batch``, ``play_traced`` and ``play_blind``. A family compiles
 only its own kernels, so the basic agent never pays for the exact inference engine.
 """
@@ -11,11 +11,24 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 
-from .kernels import layout as kl
-from .kernels.policies import AGENT_INFERENCE, AGENT_PROBABILITY, AGENT_RISK, AGENT_THRESHOLD
-from .kernels.run_solver import AGENT_LOOKAHEAD, AGENT_PSEQ
-from .kernels.run_reports import (AGENT_BRUTEFORCE, AGENT_LINALG, AGENT_LINALG_BRUTEFORCE,
-                                  AGENT_LINALG_PLUS, AGENT_SUBSET)
+from .kernels.engine import layout as kl
+from .kernels.agents.policies import (
+    AGENT_INFERENCE, AGENT_PROBABILITY, AGENT_RISK, AGENT_THRESHOLD,
+)
+from .kernels.agents.solver.run_solver import AGENT_LOOKAHEAD, AGENT_PSEQ
+from .kernels.agents.reports.run_reports import (
+    AGENT_BRUTEFORCE, AGENT_LINALG, AGENT_LINALG_BRUTEFORCE, AGENT_LINALG_PLUS,
+    AGENT_SUBSET,
+)
+
+
+# each family's kernel module, relative to this package (its entry points ``play_batch``, ``play_traced``, ``play_blind``)
+FAMILIES = {
+    "basic": ".kernels.agents.run_basic",
+    "exact": ".kernels.agents.run_exact",
+    "reports": ".kernels.agents.reports.run_reports",
+    "solver": ".kernels.agents.solver.run_solver",
+}
 
 
 @dataclass(frozen=True)
@@ -23,7 +36,7 @@ class AgentInfo:
     """One registered agent.
 
     ``id``: the kernel's agent number (``params[P_AGENT]``); ``family``: the kernel module
-    ``fastsweep.kernels.run_<family>`` that plays it; ``options``: the game options it
+    ``FAMILIES[family]`` that plays it; ``options``: the game options it
     reads beyond the board and rules (for documentation and the contract tests);
     ``reasons``: the move reasons (``layout.R_*``) its moves can carry.
     """
@@ -254,4 +267,4 @@ def kernels_for(name: str):
     """The kernel module that plays agent ``name`` (imported on first use)."""
     # (relative to this package: scripts/bench_ab.py loads an old revision under another
     # name, which must play its own kernels)
-    return importlib.import_module(f"{__package__}.kernels.run_{AGENTS[name].family}")
+    return importlib.import_module(FAMILIES[AGENTS[name].family], __package__)

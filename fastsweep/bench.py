@@ -86,7 +86,7 @@ def compile_and_import_times(repeats=3, agent="basic"):
 
 def time_board(size, mines, density, repeats=5, target_seconds=1.0, agent="basic", **kw):
     """Median games/s over ``repeats`` runs of about ``target_seconds`` each."""
-    from .config import make_config
+    from .options import make_config
     from .runner import timed_run
 
     cfg = make_config(agent, size, mines=mines, density=density, **kw)
@@ -105,7 +105,7 @@ def main(repeats=5, out=None, quick=False):
 
     Example: ``python -c "from fastsweep.bench import main; main(quick=True)"``.
     """
-    from .config import make_config
+    from .options import make_config
     from .output import check_table_path, write_table
     from .runner import timed_run
 

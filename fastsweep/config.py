@@ -230,14 +230,3 @@ def check_game_index(game, games=1) -> int:
     if not _is_int(game) or not 0 <= game <= MAX_GAME_INDEX - games:
         raise ValueError(f"game: must be an integer in [0, 2**62 - games], got {game!r}")
     return int(game)
-
-
-def __getattr__(name):
-    # make_config and agent_params moved to fastsweep.options (the option table); the old
-    # names stay reachable here (tests, scripts/bench_ab.py) without an import
-    # cycle: options imports this module, not the other way round
-    if name in ("make_config", "agent_params", "kernel_params"):
-        from . import options
-
-        return getattr(options, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

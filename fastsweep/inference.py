@@ -11,13 +11,13 @@ import warnings
 import numpy as np
 
 from .config import MAX_CELLS
-from .kernels import count as kc
-from .kernels import results as kr
-from .kernels import env as ke
-from .kernels.view import MINE_CODE
-from .kernels.view import fill_state as _fill_state
-from .kernels import layout as kl
-from .kernels import whatif as kw
+from .kernels.inference import count as kc
+from .kernels.inference import results as kr
+from .kernels.engine import env as ke
+from .kernels.engine.view import MINE_CODE
+from .kernels.engine.view import fill_state as _fill_state
+from .kernels.engine import layout as kl
+from .kernels.inference import whatif as kw
 
 
 class ApproximationWarning(UserWarning):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from .kernels import layout as kl
+from .kernels.engine import layout as kl
 
 #: model -> (kernel id, its parameters in order (slot a, slot b), their defaults)
 MODELS = {

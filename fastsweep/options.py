@@ -3,11 +3,11 @@
 A row says what an option is called, its default, its one-line help (CLI ``--help``), how
 it is validated, its CLI flag, whether a sweep takes a list of values for it (a grid axis)
 or one value for every configuration, and which kernel parameter slot it fills (the name
-of a constant in :mod:`fastsweep.kernels.game`) with which number. :func:`make_config`,
+of a constant in :mod:`fastsweep.kernels.engine.game`) with which number. :func:`make_config`,
 ``run`` / ``play`` / ``sweep``, the command line and :func:`kernel_params` all walk
 ``OPTIONS``: an option added here (plus its kernel code) appears everywhere.
 The parsers and their error messages live in :mod:`fastsweep.config`; the command line's
-list and range values are read by :mod:`fastsweep.cli_values`.
+list and range values are read by :mod:`fastsweep.values`.
 """
 from __future__ import annotations
 
@@ -20,10 +20,12 @@ from typing import Callable
 import numpy as np
 
 from .agents import AGENTS, agent_id
-from .cli_values import cell_spec, int_list, mine_count_spec, range_spec, split_list
-from .kernels.count import MAX_BUDGET
-from .config import (FIRST_CLICKS, RULES, GameConfig, _check_first_click, _is_int,
-                     check_density, parse_first_cell, parse_layout, parse_size, resolve_mines)
+from .values import cell_spec, int_list, mine_count_spec, range_spec, split_list
+from .kernels.inference.count import MAX_BUDGET
+from .config import (
+    FIRST_CLICKS, RULES, GameConfig, _check_first_click, _is_int, check_density,
+    parse_first_cell, parse_layout, parse_size, resolve_mines,
+)
 
 
 @dataclass(frozen=True)
@@ -414,9 +416,9 @@ def make_config(agent, size, **options) -> GameConfig:
 
 def kernel_params(cfg: GameConfig, seed: int = 0):
     """The (int64 params, float64 fparams) arrays the kernels take: every row's kernel slot,
-    looked up by name on :mod:`fastsweep.kernels.game`, plus the agent's id, the board's
+    looked up by name on :mod:`fastsweep.kernels.engine.game`, plus the agent's id, the board's
     size and the root ``seed``."""
-    from .kernels import game as kg
+    from .kernels.engine import game as kg
 
     params = np.zeros(kg.P_LEN, np.int64)
     fparams = np.zeros(kg.F_LEN, np.float64)

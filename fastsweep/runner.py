@@ -10,7 +10,7 @@ import pandas as pd
 
 from .agents import kernels_for
 from .config import GameConfig, check_games, check_seed
-from .kernels import game as kg
+from .kernels.engine import game as kg
 from .options import agent_params, given, make_config
 
 COLUMNS = ["game", "seed", "agent", "height", "width", "mines", "rules", "first_click",

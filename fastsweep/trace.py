@@ -1,5 +1,5 @@
 """Play-by-play of one game: :func:`play` returns a :class:`Trace` (moves, reasons, boards;
-its pictures are drawn by :mod:`fastsweep.pictures`).
+its pictures are drawn by :mod:`fastsweep.viz.pictures`).
 
 The game is played by the same compiled loop as the batch runner, with recording on, so
 the trace is exactly the game ``run`` would have played with the same seed and index.
@@ -13,10 +13,10 @@ import pandas as pd
 
 from .agents import AGENTS, kernels_for, reason_text
 from .config import GameConfig, check_game_index, check_seed
-from .influence import influence as _influence
-from .influence import influence_graph as _influence_graph
-from .kernels import layout as kl
-from .kernels import game as kg
+from .studies.influence import influence as _influence
+from .studies.influence import influence_graph as _influence_graph
+from .kernels.engine import layout as kl
+from .kernels.engine import game as kg
 from .options import agent_params, given, make_config
 
 ACTIONS = {kl.A_REVEAL: "reveal", kl.A_FLAG: "flag", kl.A_GUESS: "guess"}
@@ -60,7 +60,7 @@ class Trace:
 
     def state(self, upto: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(status, shown) after ``upto`` moves (default: the end), two (H, W) int arrays:
-        status as in :mod:`fastsweep.kernels.layout` (0 HIDDEN, 1 REVEALED, 2 FLAGGED,
+        status as in :mod:`fastsweep.kernels.engine.layout` (0 HIDDEN, 1 REVEALED, 2 FLAGGED,
         3 DETONATED) and the value each revealed cell showed (its clue; -3 no clue shown,
         under noise; -3 too where nothing was revealed).
 
@@ -108,14 +108,14 @@ class Trace:
         move's cell outlined and its reason in the caption; ``probabilities=True`` shades
         each hidden cell by its exact mine probability from the agent's view
         (:meth:`view`); ``show_mines`` marks the mines still hidden (default: at the end
-        only). See :func:`fastsweep.pictures.plot_board`.
+        only). See :func:`fastsweep.viz.pictures.plot_board`.
 
         >>> t = play("basic", (4, 5), mines=3, seed=2)
         >>> fig = t.plot(3, probabilities=True)
         >>> fig.axes[0].images[0].get_array().shape
         (4, 5)
         """
-        from .pictures import plot_board
+        from .viz.pictures import plot_board
 
         return plot_board(self, k, probabilities=probabilities, show_mines=show_mines,
                           width=width)
@@ -124,8 +124,8 @@ class Trace:
                 fps: float = 4.0) -> list:
         """Write the game as an animation (``gif=`` a .gif file, ``mp4=`` a .mp4 file: it
         needs ffmpeg): a frame after every ``every_frame`` moves and after the last move.
-        Returns the move counts of the frames. See :func:`fastsweep.pictures.animate`."""
-        from .pictures import animate
+        Returns the move counts of the frames. See :func:`fastsweep.viz.pictures.animate`."""
+        from .viz.pictures import animate
 
         return animate(self, gif=gif, mp4=mp4, every_frame=every_frame,
                        probabilities=probabilities, fps=fps)
@@ -172,12 +172,12 @@ class Trace:
     def influence(self):
         """Per guess (the opening included): cells decided before the next guess, cells
         whose chains of deductions lead back to it, its longest chain and its reach; see
-        :func:`fastsweep.influence.influence` (with an example)."""
+        :func:`fastsweep.studies.influence.influence` (with an example)."""
         return _influence(self)
 
     def influence_graph(self):
         """The deduction graph's edges (decided move -> the known cells it needed); see
-        :func:`fastsweep.influence.influence_graph` (with an example)."""
+        :func:`fastsweep.studies.influence.influence_graph` (with an example)."""
         return _influence_graph(self)
 
     def text(self, every: int = 0) -> str:

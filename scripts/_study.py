@@ -15,8 +15,8 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 
 import numpy as np
 
-from fastsweep.config import make_config
-from fastsweep.kernels import game as kg
+from fastsweep.options import make_config
+from fastsweep.kernels.engine import game as kg
 from fastsweep.runner import play_chunk, scores
 from fastsweep.stats import mean_ci, wilson
 

@@ -17,7 +17,7 @@ if __name__ == "__main__":
 import os
 import sys
 
-from fastsweep.cli import main
+from fastsweep.cli.main import main
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "results", "bench.csv")
 

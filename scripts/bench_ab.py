@@ -54,7 +54,9 @@ def load_revision(rev: str, dest: str, name: str = "fastsweep_ab"):
         f.write(text.replace('import_module(f"fastsweep.kernels.',
                              f'import_module(f"{name}.kernels.'))
     sys.path.insert(0, dest)
-    return (importlib.import_module(name + ".config"),
+    # make_config lives in options since 2026-11-28 (config re-exported it before)
+    opts = importlib.import_module(name + ".options")
+    return (opts if hasattr(opts, "make_config") else importlib.import_module(name + ".config"),
             importlib.import_module(name + ".runner"))
 
 
@@ -95,7 +97,7 @@ def main(argv=None):
     a = ap.parse_args(argv)
     size, mines, density = parse_board(a.board)
     sys.path.insert(0, ROOT)
-    import fastsweep.config as new_config
+    import fastsweep.options as new_config
     import fastsweep.runner as new_game
     with tempfile.TemporaryDirectory() as tmp:
         old_config, old_game = load_revision(a.rev, tmp)

@@ -1,7 +1,7 @@
 """Exact inference on hard random views; writes results/bench_hard_views.csv.
 
 Positions met in play (scripts/bench_inference.py) have a thin frontier. Here safe cells
-are revealed at random all over the board (fastsweep.positions.random_view), so clues
+are revealed at random all over the board (fastsweep.studies.positions.random_view), so clues
 are everywhere and frontier components are wide: the case the issue "Exact inference on
 every position" is about.
 
@@ -50,9 +50,10 @@ import numpy as np
 
 import fastsweep
 from fastsweep.inference import ApproximationWarning, _state
-from fastsweep.kernels.frontier import (CB_SIZE, CK_B, CK_NB, build_frontier,
-                                        order_components)
-from fastsweep.positions import random_view
+from fastsweep.kernels.inference.frontier import (
+    CB_SIZE, CK_B, CK_NB, build_frontier, order_components,
+)
+from fastsweep.studies.positions import random_view
 
 # scripts/ is on sys.path when this file runs as a script: reuse the view conversion
 from bench_inference import median_time, ms_toollib, to_ms

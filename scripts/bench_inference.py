@@ -38,11 +38,11 @@ import time
 import numpy as np
 
 import fastsweep
-from fastsweep.config import make_config
+from fastsweep.options import make_config
 from fastsweep.inference import _state
-from fastsweep.kernels import count as kc
-from fastsweep.kernels import results as kr
-from fastsweep.kernels import whatif as kw
+from fastsweep.kernels.inference import count as kc
+from fastsweep.kernels.inference import results as kr
+from fastsweep.kernels.inference import whatif as kw
 from fastsweep.runner import play_chunk
 
 try:

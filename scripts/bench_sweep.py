@@ -43,7 +43,7 @@ def main(argv=None):
     a = ap.parse_args(argv)
     import pandas as pd
 
-    from fastsweep.config import make_config
+    from fastsweep.options import make_config
     from fastsweep.runner import play_chunk
     from fastsweep.sweep import sweep, warm_up
 

@@ -1,6 +1,6 @@
 """Figures of the hard-board study (scripts/hard_study.py), from its CSVs.
 
-Encodings as in every fastsweep figure (``fastsweep.plot_style``): colour and marker = the
+Encodings as in every fastsweep figure (``fastsweep.viz.style``): colour and marker = the
 agent. Here also: small faint markers = single searches, the line through larger markers
 = their mean; dashed with open markers = basic trying every move each round; grey band =
 the 10-15% drop the 2020 report found on boards up to 15 x 15. Layout pictures: dark
@@ -22,8 +22,8 @@ import os
 import numpy as np
 import pandas as pd
 
-from fastsweep import plot_style as ps
-from fastsweep.search_layouts import parse_key
+from fastsweep.viz import style as ps
+from fastsweep.studies.search_layouts import parse_key
 
 AGENTS = ("basic", "probability")
 REPORT = (10.0, 15.0)  # Patel et al. 2020: the drop they found for boards up to 15 x 15

@@ -14,7 +14,7 @@ agents score on searched layouts than on random ones, and what those layouts loo
   by "/", seconds).
 * ``exhaustive``: every layout of 3x3 boards with 1..8 mines and of 4x4 boards with 2, 4
   and 6 mines, one layout per orbit of the square's 8 symmetries (the expected score is
-  the same on a rotated or mirrored layout: see ``fastsweep.hard.hardest_layouts``), each
+  the same on a rotated or mirrored layout: see ``fastsweep.studies.hard.hardest_layouts``), each
   scored on the same 2,000 games (basic) or 1,000 (probability). The guess orders are not
   enumerated (9! = 362,880 on 3x3; the kernels draw them from the seed): the score is a
   mean over those games. The minimum of many noisy means is biased low, so the 5 lowest
@@ -50,8 +50,8 @@ from _bootstrap import ensure_venv  # noqa: E402
 if __name__ == "__main__":
     ensure_venv(__file__)  # re-runs this script inside .venv (made on first use)
 
-from fastsweep.hard import ScoreObjective, hard_board, hardest_layouts, layout_stats  # noqa: E402
-from fastsweep.search_layouts import layout_key, parse_key  # noqa: E402
+from fastsweep.studies.hard import ScoreObjective, hard_board, hardest_layouts, layout_stats  # noqa: E402
+from fastsweep.studies.search_layouts import layout_key, parse_key  # noqa: E402
 from fastsweep.stats import mean_ci  # noqa: E402
 
 AGENTS = ("basic", "probability")

@@ -32,7 +32,7 @@ def main(argv=None):
     ap.add_argument("--quiet", action="store_true", help="no progress bar")
     a = ap.parse_args(argv)
     from fastsweep import AGENTS
-    from fastsweep.plots import plot_results
+    from fastsweep.viz.figures import plot_results
     from fastsweep.sweep import sweep
 
     mc = {k: v for k, v in WANTED.items() if k in AGENTS}

@@ -28,7 +28,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from fastsweep import plot_style as ps
+from fastsweep.viz import style as ps
 from fastsweep.stats import mean_ci
 
 BOARDS = (9, 16)

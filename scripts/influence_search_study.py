@@ -1,10 +1,10 @@
 """The longest chain of influence over layouts (Dhurandhar's report): for ``basic`` and
 ``inference`` on 9x9 at densities 0.1 and 0.2, a few local searches
-(``fastsweep.influence_search.longest_chain_board``, one per search seed), each from its
+(``fastsweep.studies.influence_search.longest_chain_board``, one per search seed), each from its
 own random layout. Writes one row per search to ``OUT/search.csv``: the mean longest chain
 of the start and the searched layout on the search's games and on held-out games (a
 maximum over noisy means is biased upward: the held-out pair is the fair comparison),
-how the mines sit (``fastsweep.hard.layout_stats``: share on the border, mine neighbours
+how the mines sit (``fastsweep.studies.hard.layout_stats``: share on the border, mine neighbours
 of a mine) and both layouts (``layout_key``).
 
     python3 scripts/influence_search_study.py          # ~4 min on one worker
@@ -25,9 +25,9 @@ import time  # noqa: E402
 
 import pandas as pd  # noqa: E402
 
-from fastsweep.hard import layout_stats  # noqa: E402
-from fastsweep.influence_search import longest_chain_board  # noqa: E402
-from fastsweep.search_layouts import layout_key  # noqa: E402
+from fastsweep.studies.hard import layout_stats  # noqa: E402
+from fastsweep.studies.influence_search import longest_chain_board  # noqa: E402
+from fastsweep.studies.search_layouts import layout_key  # noqa: E402
 
 AGENTS = ("basic", "inference")
 DENSITIES = (0.1, 0.2)

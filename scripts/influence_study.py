@@ -39,7 +39,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 import fastsweep  # noqa: E402
-from fastsweep import influence as fi  # noqa: E402
+from fastsweep.studies import influence as fi  # noqa: E402
 
 AGENTS = ("basic", "inference")
 DENSITIES = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3)

@@ -15,7 +15,7 @@ import os
 import numpy as np
 import pandas as pd
 
-from fastsweep import plot_style as ps
+from fastsweep.viz import style as ps
 
 MODELS = ("detector", "reveal", "optimistic", "cautious")
 

@@ -25,7 +25,7 @@ DENSITIES = [0.1, 0.2, 0.3, 0.5]
 
 def profile_point(agent, size, density, budget, max_games, seed=0):
     """(games, mean kernel us per game, wall us per game) for one configuration."""
-    from fastsweep.config import make_config
+    from fastsweep.options import make_config
     from fastsweep.runner import play_chunk
 
     cfg = make_config(agent, size, density=density)
@@ -54,7 +54,7 @@ def main(argv=None):
     import pandas as pd
 
     from fastsweep import AGENTS
-    from fastsweep.plots import plot_time
+    from fastsweep.viz.figures import plot_time
 
     if a.replot:
         t = pd.read_csv(os.path.join(a.out, "profile.csv"))

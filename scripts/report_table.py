@@ -19,8 +19,8 @@ import time
 
 import numpy as np
 
-from fastsweep.config import make_config
-from fastsweep.kernels import game as kg
+from fastsweep.options import make_config
+from fastsweep.kernels.engine import game as kg
 from fastsweep.runner import play_chunk, scores
 from fastsweep.stats import mean_ci
 

@@ -1,6 +1,6 @@
 """Figures of the reports' studies (scripts/reports.py): one per report, from its CSV.
 
-Encodings as in every fastsweep figure (``fastsweep.plot_style``): colour and marker =
+Encodings as in every fastsweep figure (``fastsweep.viz.style``): colour and marker =
 the agent, solid = not told the mine total, dashed = told; shaded = 95% CI. Here also:
 dotted with x markers = the report's own published numbers (in the agent's colour), and
 dash-dot = the risk agent deciding its look-ahead by the single-clue rules (the report's
@@ -15,7 +15,7 @@ import os
 import numpy as np
 import pandas as pd
 
-from fastsweep import plot_style as ps
+from fastsweep.viz import style as ps
 
 # Rele et al. 2019, Table 1 (flag rate %, densities 0.1 / 0.2 / 0.3 / 0.5)
 RELE = {

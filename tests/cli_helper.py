@@ -1,5 +1,5 @@
 """Running the command line inside a test: the exit code and what it printed."""
-from fastsweep import cli
+from fastsweep.cli import main as cli
 
 
 def run_cli(capsys, *argv):

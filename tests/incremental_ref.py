@@ -28,7 +28,7 @@ def key(case, agent, mc):
 
 
 def compute(case, agent, mc, budget=0):
-    from fastsweep.config import make_config
+    from fastsweep.options import make_config
     from fastsweep.runner import play_chunk
     name, size, (kind, v), rules, prior, games = next(c for c in CASES if c[0] == case)
     cfg = make_config(agent, size, rules=rules, mine_count=mc, prior=prior, budget=budget,

@@ -30,9 +30,9 @@ import pytest
 import fastsweep
 import naive
 from fastsweep import AGENTS
-from fastsweep.config import make_config
-from fastsweep.kernels import layout as ke
-from fastsweep.kernels import game as kg
+from fastsweep.options import make_config
+from fastsweep.kernels.engine import layout as ke
+from fastsweep.kernels.engine import game as kg
 from fastsweep.runner import play_chunk
 
 RULES = ["keep-going", "classic"]

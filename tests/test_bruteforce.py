@@ -18,9 +18,9 @@ import fastsweep
 import naive
 from test_linalg import views as linalg_views
 import test_agent_contract as contract
-from fastsweep.config import make_config
-from fastsweep.kernels.bruteforce import G_FRONTIER, G_NONE, G_OFF, G_ORDER
-from fastsweep.kernels.run_reports import brute_view, decide_view
+from fastsweep.options import make_config
+from fastsweep.kernels.agents.reports.bruteforce import G_FRONTIER, G_NONE, G_OFF, G_ORDER
+from fastsweep.kernels.agents.reports.run_reports import brute_view, decide_view
 from fastsweep.runner import play_chunk
 
 RTOL = 1e-12

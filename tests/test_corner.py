@@ -10,9 +10,9 @@ import pytest
 
 import fastsweep
 import naive
-from fastsweep import cli
-from fastsweep.kernels import layout as kl
-from fastsweep.kernels.run_solver import lookahead_view
+from fastsweep.cli import main as cli
+from fastsweep.kernels.engine import layout as kl
+from fastsweep.kernels.agents.solver.run_solver import lookahead_view
 from test_pseq import CASES, full_games
 
 

@@ -10,7 +10,7 @@ import pytest
 
 import fastsweep
 from fastsweep.inference import ApproximationWarning
-from fastsweep.positions import random_view
+from fastsweep.studies.positions import random_view
 
 
 def _exact(view, mines, method, prior=0.5):
@@ -94,8 +94,8 @@ def test_forced_path_on_a_component_too_wide_for_it_is_approximated():
     the path DP's 32 residual slots: forcing the path must report it over the budget at
     any budget (it once ran on a garbage slot and called the view inconsistent)."""
     from fastsweep.inference import _state
-    from fastsweep.kernels import count as kc
-    from fastsweep.kernels import frontier as kf
+    from fastsweep.kernels.inference import count as kc
+    from fastsweep.kernels.inference import frontier as kf
     rev = int(np.random.default_rng([29, 1]).integers(100, 401))  # as bench_hard_views
     view, mines = random_view(30, 30, 270, rev, 29)
     fr = kf.frontier(_state(view, mines))

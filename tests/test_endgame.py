@@ -10,12 +10,12 @@ import random
 import numpy as np
 import pytest
 
-from fastsweep.kernels import endgame
-from fastsweep.kernels.endgame import best_move, endgame_view
-from fastsweep.kernels.layouts_enum import MINE, solutions
-from fastsweep.kernels.env import new_state
-from fastsweep.kernels.layout import C_KMINES
-from fastsweep.kernels.view import fill_state
+from fastsweep.kernels.agents.solver import endgame
+from fastsweep.kernels.agents.solver.endgame import best_move, endgame_view
+from fastsweep.kernels.agents.solver.layouts_enum import MINE, solutions
+from fastsweep.kernels.engine.env import new_state
+from fastsweep.kernels.engine.layout import C_KMINES
+from fastsweep.kernels.engine.view import fill_state
 
 
 def nbrs(h, w, c):

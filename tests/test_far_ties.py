@@ -7,10 +7,10 @@ import numpy as np
 
 import fastsweep
 import naive
-from fastsweep.kernels import layout as kl
-from fastsweep.kernels.offedge import reveal_distance
-from fastsweep.kernels.risk import iso_key
-from fastsweep.kernels.run_solver import _view_state, lookahead_view
+from fastsweep.kernels.engine import layout as kl
+from fastsweep.kernels.agents.solver.offedge import reveal_distance
+from fastsweep.kernels.agents.risk import iso_key
+from fastsweep.kernels.agents.solver.run_solver import _view_state, lookahead_view
 from test_pseq import CASES, full_games
 
 

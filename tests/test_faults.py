@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import fastsweep
-from fastsweep import cli
+from fastsweep.cli import main as cli
 from fastsweep.sweep import integrity
 
 SMALL = dict(agents=["basic"], sizes=8, densities=[0.2], mine_count=[False, True], games=60,

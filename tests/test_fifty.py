@@ -16,8 +16,8 @@ import pytest
 
 import fastsweep
 import naive
-from fastsweep.kernels import layout as kl
-from fastsweep.kernels.run_solver import fifty_view, lookahead_view
+from fastsweep.kernels.engine import layout as kl
+from fastsweep.kernels.agents.solver.run_solver import fifty_view, lookahead_view
 from test_lookahead import reference_score
 from test_pseq import CASES, full_games
 

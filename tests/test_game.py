@@ -4,9 +4,9 @@ import pytest
 
 import naive
 from fastsweep import run
-from fastsweep.config import agent_params, make_config
-from fastsweep.kernels import game as kg
-from fastsweep.kernels import layout as kl
+from fastsweep.options import agent_params, make_config
+from fastsweep.kernels.engine import game as kg
+from fastsweep.kernels.engine import layout as kl
 from fastsweep.runner import play_chunk
 
 SHAPES = [(1, 1), (1, 2), (1, 7), (7, 1), (2, 2), (3, 3), (4, 6), (5, 5), (6, 4), (8, 9)]
@@ -199,7 +199,7 @@ def test_neighbourhood_words_stay_exact(h, w):
     # act() keeps each cell's packed neighbourhood word (hidden count and mask, known
     # mines, not-revealed bit) up to date incrementally; after every action it must
     # equal a recount from the neighbours' states, for flags, reveals and detonations.
-    from fastsweep.kernels import actions, env
+    from fastsweep.kernels.engine import actions, env
     rng = np.random.default_rng(h * 100 + w)
     n = h * w
     for trial in range(20):

@@ -10,11 +10,13 @@ import numpy as np
 import pytest
 
 from fastsweep import hard_board, run
-from fastsweep.config import agent_params, make_config
-from fastsweep.hard import ScoreObjective, hardest_layouts, layout_stats
-from fastsweep.kernels import game as kg
-from fastsweep.search_layouts import (all_layouts, canonical, exhaustive, layout_key,
-                                      local_search, mine_steps, parse_key, symmetries)
+from fastsweep.options import agent_params, make_config
+from fastsweep.studies.hard import ScoreObjective, hardest_layouts, layout_stats
+from fastsweep.kernels.engine import game as kg
+from fastsweep.studies.search_layouts import (
+    all_layouts, canonical, exhaustive, layout_key, local_search, mine_steps, parse_key,
+    symmetries,
+)
 from cli_helper import run_cli
 
 

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from fastsweep.agents import kernels_for
-from fastsweep.config import agent_params, make_config
-from fastsweep.kernels import game as kg
+from fastsweep.options import agent_params, make_config
+from fastsweep.kernels.engine import game as kg
 from incremental_ref import AGENTS, CASES, PATH, TRACE_GAMES, compute, key, trace_moves
 
 REF = np.load(PATH)

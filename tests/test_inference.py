@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 import fastsweep
-from fastsweep.config import make_config
+from fastsweep.options import make_config
 from fastsweep.inference import ApproximationWarning
-from fastsweep.kernels import layout as kl
-from fastsweep.kernels import game as kg
+from fastsweep.kernels.engine import layout as kl
+from fastsweep.kernels.engine import game as kg
 from fastsweep.runner import play_chunk
 from naive import brute_force_outcomes, brute_force_view, random_view
 
@@ -82,7 +82,7 @@ def test_outcomes_reuse_untouched_components(seed):
     views too large to enumerate (several components, unconstrained cells) it must equal
     the ratio of two whole analyses' log weights (``info["log_weight"]`` of the view and
     of the view with the cell showing v), with and without the total, extreme priors."""
-    from fastsweep.positions import random_view as board_view
+    from fastsweep.studies.positions import random_view as board_view
     rng = np.random.default_rng(70 + seed)
     view, mines = board_view(16, 30, 99, int(rng.integers(60, 160)), seed=seed)
     hidden = np.argwhere(view == -1)

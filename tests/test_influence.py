@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 
 import fastsweep
-from fastsweep.influence import influence, influence_graph
-from fastsweep.kernels import layout as kl
+from fastsweep.studies.influence import influence, influence_graph
+from fastsweep.kernels.engine import layout as kl
 
 
 def _known(t, j):
@@ -194,7 +194,7 @@ def test_empty_graph_when_every_move_is_a_guess():
 
 # --- the longest chain over layouts (fastsweep/influence_search.py) -----------------------
 
-from fastsweep.influence_search import ChainObjective, longest_chain_board  # noqa: E402
+from fastsweep.studies.influence_search import ChainObjective, longest_chain_board  # noqa: E402
 
 
 def _direct_chain(agent, lay, seed, games):

@@ -11,10 +11,10 @@ import pytest
 
 from fastsweep import AGENTS
 from fastsweep.agents import kernels_for
-from fastsweep.config import agent_params, make_config
-from fastsweep.kernels import actions, env
-from fastsweep.kernels import game as kg
-from fastsweep.kernels import layout as kl
+from fastsweep.options import agent_params, make_config
+from fastsweep.kernels.engine import actions, env
+from fastsweep.kernels.engine import game as kg
+from fastsweep.kernels.engine import layout as kl
 
 BOARDS = [((1, 1), 0), ((1, 7), 2), ((6, 1), 1), ((5, 7), 6), ((9, 9), 10), ((8, 12), 30),
           ((10, 10), 0), ((4, 4), 16)]

@@ -20,9 +20,9 @@ import pytest
 
 import fastsweep
 import naive
-from fastsweep.kernels import layout as kl
-from fastsweep.kernels.lookahead import BONUS, SECOND, TIE_RTOL
-from fastsweep.kernels.run_solver import lookahead_view
+from fastsweep.kernels.engine import layout as kl
+from fastsweep.kernels.agents.solver.lookahead import BONUS, SECOND, TIE_RTOL
+from fastsweep.kernels.agents.solver.run_solver import lookahead_view
 from test_endgame import MINE, naive_value, nbrs
 from test_pseq import CASES, full_games
 

@@ -19,8 +19,8 @@ import pytest
 
 import fastsweep
 from fastsweep import AGENTS
-from fastsweep.kernels import layout as kl
-from fastsweep.kernels import noisy
+from fastsweep.kernels.engine import layout as kl
+from fastsweep.kernels.inference import noisy
 from fastsweep.noise import parse_noise
 from naive import GOLDEN, MASK, brute_force_view, game_rng, mix64, neighbours
 
@@ -410,7 +410,7 @@ def test_agents_under_noise_read_only_what_was_shown(agent):
     answering from the recorded shown values (blanks included), every agent makes the
     same moves (its likelihoods come from what it observed, not from the board)."""
     from fastsweep.agents import kernels_for
-    from fastsweep.kernels import game as kg
+    from fastsweep.kernels.engine import game as kg
     from fastsweep.options import agent_params, make_config
 
     replayed = 0
@@ -462,7 +462,7 @@ def test_noise_options_are_checked():
 
 
 def test_cli_noise_flags(capsys):
-    from fastsweep import cli
+    from fastsweep.cli import main as cli
 
     def main(*argv):
         try:

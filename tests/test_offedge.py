@@ -5,8 +5,8 @@ random views; the opening it was written for; full games keep the contract."""
 import numpy as np
 
 import fastsweep
-from fastsweep.kernels.run_solver import candidates_view
-from fastsweep.positions import random_view
+from fastsweep.kernels.agents.solver.run_solver import candidates_view
+from fastsweep.studies.positions import random_view
 from test_pseq import CASES, full_games
 
 

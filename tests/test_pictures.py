@@ -10,8 +10,9 @@ from matplotlib import animation
 from PIL import Image
 
 import fastsweep
-from fastsweep import pictures, play
-from fastsweep.pictures import frame_moves
+from fastsweep.viz import pictures
+from fastsweep import play
+from fastsweep.viz.pictures import frame_moves
 from cli_helper import run_cli as main
 
 HIDDEN, REVEALED, FLAGGED, DETONATED = 0, 1, 2, 3

@@ -12,7 +12,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from fastsweep import cli, plot_style, plots
+from fastsweep.cli import main as cli
+from fastsweep.viz import style as plot_style, figures as plots
 
 SW = importlib.import_module("fastsweep.sweep")  # fastsweep.sweep is the function
 RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "results")

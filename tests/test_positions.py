@@ -1,10 +1,10 @@
-"""fastsweep.positions.random_view: determinism, reveal count, clues, known mines, errors."""
+"""fastsweep.studies.positions.random_view: determinism, reveal count, clues, known mines, errors."""
 
 import numpy as np
 import pytest
 
 import fastsweep
-from fastsweep.positions import random_view
+from fastsweep.studies.positions import random_view
 
 CASES = [(30, 30, 270, 100), (30, 30, 270, 400), (16, 30, 99, 50), (5, 7, 0, 1),
          (6, 6, 35, 1), (4, 4, 3, 13), (1, 1, 0, 0), (100, 100, 2000, 3000)]

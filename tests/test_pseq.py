@@ -17,10 +17,10 @@ import pytest
 import fastsweep
 import naive
 import test_agent_contract as contract
-from fastsweep.config import make_config
+from fastsweep.options import make_config
 from fastsweep.runner import play_chunk
-from fastsweep.kernels.pseq import TIE_ATOL, TIE_RTOL, _keep
-from fastsweep.kernels.run_solver import pseq_view
+from fastsweep.kernels.agents.solver.pseq import TIE_ATOL, TIE_RTOL, _keep
+from fastsweep.kernels.agents.solver.run_solver import pseq_view
 
 
 def views(count=80, max_hidden=11):

@@ -13,8 +13,8 @@ import pytest
 
 import fastsweep
 import naive
-from fastsweep.kernels import layout as kl
-from fastsweep.kernels.run_solver import lookahead_view, pseudo_view
+from fastsweep.kernels.engine import layout as kl
+from fastsweep.kernels.agents.solver.run_solver import lookahead_view, pseudo_view
 from test_pseq import CASES, full_games
 
 

@@ -16,9 +16,9 @@ import pytest
 import fastsweep
 import naive
 import test_agent_contract as contract
-from fastsweep.config import make_config
-from fastsweep.kernels.risk import RULES_BASIC, RULES_COMPLETE, risk_view
-from fastsweep.positions import random_view
+from fastsweep.options import make_config
+from fastsweep.kernels.agents.risk import RULES_BASIC, RULES_COMPLETE, risk_view
+from fastsweep.studies.positions import random_view
 from fastsweep.runner import play_chunk
 
 

@@ -8,7 +8,7 @@ import pytest
 
 import fastsweep
 from fastsweep.inference import ApproximationWarning
-from fastsweep.positions import random_view as board_view
+from fastsweep.studies.positions import random_view as board_view
 from naive import brute_force_view, random_view
 
 
@@ -58,7 +58,7 @@ def test_search_with_total_is_sound_and_complete_on_one_component(seed):
 def _one_component(view):
     """Whether the view's frontier is one component (the kernels' own split)."""
     from fastsweep.inference import _state
-    from fastsweep.kernels.frontier import frontier
+    from fastsweep.kernels.inference.frontier import frontier
     return frontier(_state(view, None)).ncomp == 1
 
 

@@ -16,9 +16,9 @@ import numpy as np
 import fastsweep
 import naive
 import test_agent_contract as contract
-from fastsweep.config import make_config
-from fastsweep.kernels.run_reports import subset_view
-from fastsweep.positions import random_view
+from fastsweep.options import make_config
+from fastsweep.kernels.agents.reports.run_reports import subset_view
+from fastsweep.studies.positions import random_view
 from fastsweep.runner import play_chunk
 
 

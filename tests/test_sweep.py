@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import fastsweep
-from fastsweep import cli
+from fastsweep.cli import main as cli
 from fastsweep.runner import run
 
 SW = importlib.import_module("fastsweep.sweep")  # fastsweep.sweep is the function

@@ -184,7 +184,7 @@ def test_growing_a_folder_with_a_changed_engine_is_refused(tmp_path, monkeypatch
     SW.sweep(games=50, out=str(out), **GRID)
     before = (out / "chunks.jsonl").read_text()
     execute = importlib.import_module("fastsweep.sweep.execute")
-    from fastsweep.kernels import game as kg
+    from fastsweep.kernels.engine import game as kg
     real = execute._play
 
     def changed(cfg, seed, first, games):

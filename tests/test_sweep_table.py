@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 import fastsweep
-from fastsweep import cli
+from fastsweep.cli import main as cli
 from fastsweep.sweep.table import table
 
 SW = importlib.import_module("fastsweep.sweep")

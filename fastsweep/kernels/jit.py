@@ -11,9 +11,71 @@ code does not change. A kernel that needs a literal argument (``numba.literally`
 constant tuple index) cannot be written with it; none is.
 
 Use it as Numba's: ``@njit(cache=True)``, ``@njit(cache=True, inline="always")``.
+
+It also files each kernel's cache in fastsweep's own folder (:func:`cache_dir`, keyed on
+the kernels' content, see ``kernels/__init__.py``) under the module's path relative to
+the kernels package: Numba's locators key the folder on the clone's absolute path, so
+every clone and worktree compiled everything again.
 """
-from numba.core import config, types
+import hashlib
+import os
+from functools import lru_cache
+from pathlib import Path
+
+import numba
+from numba.core import caching, config, types
 from numba.core.registry import CPUDispatcher
+
+KERNELS = Path(__file__).resolve().parent
+
+
+@lru_cache(maxsize=None)
+def source_hash() -> str:
+    """Hash of every kernel module's source, at any depth, the package's name and the
+    Numba version (16 hex digits)."""
+    # the package's name too: scripts/bench_ab.py imports a revision under another name
+    h = hashlib.sha256(numba.__version__.encode() + b"\0" + __name__.encode())
+    for p in sorted(KERNELS.rglob("*.py")):
+        h.update(p.relative_to(KERNELS).as_posix().encode() + b"\0" + p.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def cache_dir() -> str:
+    """The folder of the compiled kernels of this source (see ``kernels/__init__.py``)."""
+    base = os.environ.get("NUMBA_CACHE_DIR")
+    if base:
+        return os.path.join(base, f"fastsweep-{source_hash()}")
+    home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(home, "fastsweep", f"kernels-{source_hash()}")
+
+
+class _KernelLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
+    """Numba cache locator for a kernel module: ``cache_dir()/<path in kernels>/``.
+    Its source stamp is Numba's (a hash of the file's content), so the path and mtime of
+    the clone do not matter."""
+
+    def __init__(self, py_func, py_file):
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        rel = Path(py_file).resolve().relative_to(KERNELS).with_suffix("")
+        self._cache_path = os.path.join(cache_dir(), *rel.parts)
+
+    def get_cache_path(self):
+        return self._cache_path
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if not Path(py_file).resolve().is_relative_to(KERNELS):
+            return None  # not a kernel module: Numba's own locators
+        return super().from_function(py_func, py_file)
+
+
+class _KernelCacheImpl(caching.CompileResultCacheImpl):
+    _locator_classes = [_KernelLocator, *caching.CompileResultCacheImpl._locator_classes]
+
+
+class _KernelCache(caching.FunctionCache):
+    _impl_class = _KernelCacheImpl
 
 
 class _OncePerType(CPUDispatcher):
@@ -23,6 +85,9 @@ class _OncePerType(CPUDispatcher):
         args = tuple(types.unliteral(a) for a in args)
         kws = {k: types.unliteral(v) for k, v in kws.items()}
         return super().get_call_template(args, kws)
+
+    def enable_caching(self):
+        self._cache = _KernelCache(self.py_func)
 
 
 def njit(fn=None, *, cache=False, **options):

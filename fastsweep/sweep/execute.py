@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ..config import GameConfig
-from ..kernels import game as kg
+from ..kernels.engine import game as kg
 from ..options import make_config
 from ..runner import frame, play_chunk
 from .backends import Dask, Inline, Pool

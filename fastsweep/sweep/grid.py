@@ -17,40 +17,13 @@ from ..agents import AGENTS
 from ..config import check_games, check_seed, parse_size
 from ..options import DEFAULTS, make_config, sweep_options
 from .integrity import FIXED_LATER
+from ..values import MAX_AXIS, parse_range  # noqa: F401 (parse_range: used by the sweep too)
 
 # 2: chunk records name their board by key (not by index) and keep per-game scores;
 # the CI method is stated once in params.json, not on every summary row
 #: Values per grid axis, and configurations per sweep: checked before anything is built.
-MAX_AXIS = 1000
 MAX_CONFIGS = 100_000
 FORMAT = 3  # 3: chunk records carry a digest (integrity.py); 2: board keys
-
-
-def parse_range(spec) -> list[float]:
-    """``"a:b:step"`` (inclusive) or ``"x,y,z"`` -> list of floats.
-
-    >>> parse_range("0.1:0.5:0.1")
-    [0.1, 0.2, 0.3, 0.4, 0.5]
-    """
-    s = str(spec).replace(" ", "")
-    if ":" in s:
-        try:
-            a, b, step = (float(v) for v in s.split(":"))
-        except ValueError:
-            raise ValueError(f"density: expected 'start:stop:step' or a list, got {spec!r}") from None
-        if not all(math.isfinite(v) for v in (a, b, step)) or not step > 0 or b < a:
-            raise ValueError(f"density: range {spec!r} needs finite numbers, step > 0 and "
-                             f"stop >= start")
-        n = int(math.floor((b - a) / step + 1e-9)) + 1
-        if n > MAX_AXIS:  # checked before the list is built
-            raise ValueError(f"density: range {spec!r} has {n:,} values; at most {MAX_AXIS:,} "
-                             f"per axis")
-        # rounding keeps 0.1*3 from becoming 0.30000000000000004 in files and labels
-        return [round(a + i * step, 10) for i in range(n)]
-    try:
-        return [float(v) for v in s.split(",") if v]
-    except ValueError:
-        raise ValueError(f"density: expected numbers, got {spec!r}") from None
 
 
 def _as_list(x, name):

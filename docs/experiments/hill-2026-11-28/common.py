@@ -5,7 +5,7 @@ import os
 
 import numpy as np
 
-from fastsweep.kernels import game as kg
+from fastsweep.kernels.engine import game as kg
 
 # HILL_ROW picks the study's row (keep ROWS in step with hill_play.js); Expert safe keeps
 # the first layout of the files

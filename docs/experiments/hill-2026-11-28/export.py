@@ -4,7 +4,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import CELL, DATA, H, W, MINES, KW
 from fastsweep.options import make_config
 from fastsweep.runner import play_chunk
-from fastsweep.kernels import game as kg
+from fastsweep.kernels.engine import game as kg
 first, n = int(sys.argv[1]), int(sys.argv[2])
 kw = KW
 os.makedirs(DATA, exist_ok=True)

@@ -3,7 +3,7 @@ import os, sys, time, json
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import DATA, H, W, KW
 import fastsweep
-from fastsweep.kernels import layout as kl
+from fastsweep.kernels.engine import layout as kl
 first, n = int(sys.argv[1]), int(sys.argv[2])
 t = time.time()
 with open(f"{DATA}/la_trace_{first}_{n}.jsonl", "w") as f:

@@ -1,0 +1,267 @@
+"""Each agent's choice of the next move once the single-clue rules are exhausted.
+
+The game loop calls :func:`next_move` whenever the work list of the local rules is
+empty and the game is not over. Agents are small integers (see ``fastsweep.agents``):
+a new agent is one branch here plus one registry line.
+"""
+import numpy as np
+
+from ..inference.count import METHOD_AUTO, ST_OK, Query, analyse, total_free
+from ..inference.incremental import W_PROB, analyse_changed
+from ..inference.incremental import new_workspace as _new_workspace
+from ..engine.actions import act, act_flat
+from ..engine.env import (
+    cell_of, flat, hidden_left, moves, ncells, status, w_hidden, w_mines, w_status, word,
+)
+from ..jit import njit
+from ..engine.layout import (
+    A_FLAG, A_GUESS, A_REVEAL, C_APPROX, C_GPTR, C_ORDER, F_AUX, F_NNB, F_PLANE, HIDDEN,
+    R_APPROX_GUESS, R_DEDUCE_MINE, R_DEDUCE_SAFE, R_FLAG_LIKELY, R_PROB_GUESS,
+)
+
+from ..inference.frontier import CB_C, CB_DED, CB_NCLUE, CB_REF, CB_SIZE
+from ..engine.game import (
+    F_FLAG_THRESHOLD, F_NOISE_A, F_NOISE_B, F_PRIOR, F_THRESHOLD, P_AGENT, P_BUDGET,
+    P_MINE_COUNT, P_NOISE, P_NOISE_AWARE, P_RISK_RULES, P_RULES, RULES_CLASSIC,
+)
+from ..engine.local import guess_in_order
+from ..inference.noisy import drop_contradicting, soft_rows
+from .risk import risk_guess, threshold_guesses
+
+AGENT_INFERENCE = 1  # complete deduction, else a random guess
+AGENT_PROBABILITY = 2  # complete deduction, else the lowest exact mine probability
+AGENT_THRESHOLD = 8  # complete deduction, else every cell below a mine probability at once
+AGENT_RISK = 9  # complete deduction, else the most expected cells decided next
+
+TIE_RTOL = 1e-12  # probabilities this close count as equal: the guess order decides
+
+
+@njit(cache=True)
+def new_workspace(n):
+    """Scratch an agent keeps across moves and games (allocated once per batch): the
+    incremental analysis's per-cell cache (see ``incremental.py``)."""
+    return _new_workspace(n)
+
+
+@njit(cache=True)
+def next_move(S, trp, params, fparams, ws):
+    """Make progress once the local rules are exhausted: apply deductions, or guess once.
+
+    ``trp`` (float64, N or empty) receives the mine probability of a traced guess;
+    ``ws`` is the agent's workspace (:func:`new_workspace`).
+    """
+    agent = params[P_AGENT]
+    guesses_by_prob = agent != AGENT_INFERENCE
+    # (risk: its what-ifs run whole analyses on the knowledge, so it keeps to whole ones;
+    # under noise clues can be dropped and soft, which the incremental cache does not
+    # follow)
+    if params[P_BUDGET] < 0 or agent == AGENT_RISK or params[P_NOISE] != 0 or (
+            params[P_MINE_COUNT] != 0 and guesses_by_prob):
+        deduce_or_guess(S, trp, params, fparams, guesses_by_prob)
+    else:
+        deduce_or_guess_changed(S, trp, params, fparams, ws)
+
+
+@njit(cache=True)
+def guess(S, trp, params, fparams, pcell, approx):
+    """The guess of an agent that guesses by mine probability (``pcell``: each hidden
+    cell's, partly approximated if ``approx`` > 0)."""
+    agent = params[P_AGENT]
+    if agent == AGENT_THRESHOLD:
+        threshold_guesses(S, trp, pcell, fparams[F_THRESHOLD], approx,
+                          params[P_RULES] == RULES_CLASSIC)
+    elif agent == AGENT_RISK and approx == 0:
+        risk_guess(S, trp, params[P_MINE_COUNT] != 0, fparams[F_PRIOR], params[P_BUDGET],
+                   params[P_RISK_RULES], pcell)
+    else:
+        guess_lowest(S, trp, pcell, approx)
+
+
+@njit(cache=True)
+def act_on_boxes(S, box, nbox, stop_on_detonation):
+    """Flag or reveal every cell of the boxes an analysis decided (``CB_DED`` 2: mines,
+    1: safe). Returns the number of actions, or -1 if a detonation ended the game."""
+    acted = 0
+    F = flat(S)
+    for b in range(nbox):
+        d = box[b, CB_DED]
+        if d == 0:
+            continue
+        for j in range(box[b, CB_SIZE]):
+            c = S[box[b, CB_C + j], F_PLANE]
+            if d == 2:
+                act_flat(F, c, A_FLAG, R_DEDUCE_MINE, box[b, CB_REF], box[b, CB_NCLUE])
+            elif act_flat(F, c, A_REVEAL, R_DEDUCE_SAFE, box[b, CB_REF], box[b, CB_NCLUE]) == -1:
+                if stop_on_detonation:
+                    return -1
+            acted += 1
+    return acted
+
+
+@njit(cache=True)
+def deduce_or_guess_changed(S, trp, params, fparams, ws):
+    """:func:`deduce_or_guess` with the incremental analysis (``incremental.py``): only
+    components that changed since the previous analysis are re-counted.
+
+    Without the mine total that is the whole analysis. With it (deduction only), when
+    ``count.total_free`` does not hold the full analysis with the total runs, exactly as
+    ``count.analyse`` decides. Same moves as the full analysis.
+    """
+    n = ncells(S)
+    prior = fparams[F_PRIOR]
+    res, approx, box, nbox, smin, smax, u, mleft = analyse_changed(S, ws, prior,
+                                                                   params[P_BUDGET])
+    if params[P_MINE_COUNT] != 0 and res == ST_OK and (
+            approx > 0 or not total_free(smin, smax, u, mleft)):
+        # (want_prob: straight to the analysis with the total; the test was just made)
+        deduce_or_guess(S, trp, params, fparams, True)
+        return
+    if approx > 0:
+        S[n, C_APPROX] += 1
+    acted = 0
+    if res == ST_OK:
+        acted = act_on_boxes(S, box, nbox, params[P_RULES] == RULES_CLASSIC)
+        if acted < 0:
+            return
+    if acted > 0:
+        return
+    if params[P_AGENT] == AGENT_INFERENCE or res != ST_OK:
+        guess_in_order(flat(S))
+        return
+    pcell = np.empty(n, np.float64)
+    for c in range(n):
+        w = word(S, c)
+        # a frontier cell has a revealed neighbour (neither hidden nor a known mine)
+        if w_status(w) == HIDDEN:
+            pcell[c] = ws[c, W_PROB] if S[c, F_NNB] - w_hidden(w) - w_mines(w) > 0 else prior
+    guess(S, trp, params, fparams, pcell, approx)
+
+
+NEED_NOTHING = 0  # deduce(): it acted (or the game ended)
+NEED_ORDER = 1  # nothing certain, and the agent guesses in the guess order
+NEED_GUESS = 2  # nothing certain: guess by the mine probabilities
+
+
+@njit(cache=True)
+def deduce_or_guess(S, trp, params, fparams, want_prob):
+    """Complete deduction from every clue (and the mine total if the agent knows it):
+    act on every certain cell; if none, guess once (the lowest mine probability for the
+    probability agent, else the guess order). ``want_prob``: the probabilities are needed
+    (see ``count.analyse``)."""
+    need, pcell, approx, _ = deduce(S, params, fparams, want_prob)
+    if need == NEED_ORDER:
+        guess_in_order(flat(S))
+    elif need == NEED_GUESS:
+        guess(S, trp, params, fparams, pcell, approx)
+
+
+@njit(cache=True)
+def deduce(S, params, fparams, want_prob):
+    """The deduction step of :func:`deduce_or_guess` (which other agent families share):
+    act on every certain cell. Returns (need, pcell, approx, logw): ``need`` is
+    NEED_NOTHING when it acted or the game ended, NEED_ORDER when nothing is certain and
+    the agent guesses in order (or the analysis failed), NEED_GUESS when it guesses by
+    ``pcell`` (each hidden cell's mine probability, partly approximated if ``approx`` >
+    0); ``logw``: the analysis's log total weight (with the total: the log number of
+    layouts).
+
+    All deductions come from one analysis of the position; they are sound, so acting on
+    all of them before re-analysing cannot change the closure reached.
+    """
+    n = ncells(S)
+    none = np.empty(0, np.float64)
+    stop_on_detonation = params[P_RULES] == RULES_CLASSIC
+    noise = params[P_NOISE]
+    soft = np.zeros((0, 9), np.float64)
+    if noise != 0 and params[P_NOISE_AWARE] != 0:
+        soft = soft_rows(S, noise, fparams[F_NOISE_A], fparams[F_NOISE_B])
+    flag_at = fparams[F_FLAG_THRESHOLD]
+    want_prob = want_prob or flag_at < 1.0
+    q = Query(params[P_MINE_COUNT] != 0, fparams[F_PRIOR], params[P_BUDGET], want_prob,
+              METHOD_AUTO, soft)
+    res, approx, box, nbox, bprob, pu, uded, logw, _, _ = analyse(S, q)
+    # noisy clues can contradict one another: drop the newest of a contradiction (and
+    # count it) until a layout agrees, then go on as usual
+    while noise != 0 and res != ST_OK and drop_contradicting(S, soft, params[P_BUDGET]):
+        if soft.shape[0] > 0:
+            soft = soft_rows(S, noise, fparams[F_NOISE_A], fparams[F_NOISE_B])
+            q = Query(q.mine_count, q.prior, q.budget, q.want_prob, q.method, soft)
+        res, approx, box, nbox, bprob, pu, uded, logw, _, _ = analyse(S, q)
+    if approx > 0:
+        S[n, C_APPROX] += 1
+    acted = 0
+    if res == ST_OK:
+        acted = act_on_boxes(S, box, nbox, stop_on_detonation)
+        if acted < 0:
+            return NEED_NOTHING, none, approx, logw
+        if uded != 0:
+            # the mine total decides every unconstrained cell (F_AUX -1 from the analysis)
+            ucells = 0
+            for c in range(n):
+                if status(S, c) == HIDDEN and S[c, F_AUX] < 0:
+                    ucells += 1
+            for c in range(n):
+                if status(S, c) == HIDDEN and S[c, F_AUX] < 0:
+                    kind = A_FLAG if uded == 2 else A_REVEAL
+                    why = R_DEDUCE_MINE if uded == 2 else R_DEDUCE_SAFE
+                    if act(S, c, kind, why, -1, ucells) == -1 and stop_on_detonation:
+                        return NEED_NOTHING, none, approx, logw
+                    acted += 1
+    if acted > 0:
+        return NEED_NOTHING, none, approx, logw
+    if res == ST_OK and flag_at < 1.0 and approx == 0:
+        # a noise-aware probability agent told to flag below certainty
+        if flag_likely(S, bprob, pu, flag_at) > 0:
+            return NEED_NOTHING, none, approx, logw
+    if params[P_AGENT] == AGENT_INFERENCE or res != ST_OK:
+        return NEED_ORDER, none, approx, logw
+    pcell = np.empty(n, np.float64)
+    for c in range(n):
+        if status(S, c) == HIDDEN:
+            b = S[c, F_AUX]
+            pcell[c] = bprob[b] if b >= 0 else pu
+    return NEED_GUESS, pcell, approx, logw
+
+
+@njit(cache=True)
+def flag_likely(S, bprob, pu, at):
+    """Flag every hidden cell whose mine probability is at least ``at`` (boxes of the
+    last analysis, ``pu`` for the unconstrained cells; ``S[c, F_AUX]`` maps a cell to
+    its box). Returns the flags placed."""
+    done = 0
+    for c in range(ncells(S)):
+        if status(S, c) != HIDDEN:
+            continue
+        b = S[c, F_AUX]
+        p = bprob[b] if b >= 0 else pu
+        if p >= at:
+            act(S, c, A_FLAG, R_FLAG_LIKELY, -1, int(round(1000 * p)))
+            done += 1
+    return done
+
+
+@njit(cache=True)
+def guess_lowest(S, trp, pcell, approx):
+    """Guess the hidden cell of lowest mine probability ``pcell[c]``; ties (within
+    TIE_RTOL) go to the earliest in the guess order. ``approx`` > 0: the probabilities
+    were partly approximated (the move's reason says so)."""
+    n = ncells(S)
+    hid = hidden_left(S)
+    best = -1
+    bp = 2.0
+    F = flat(S)
+    order = S[n, C_ORDER]
+    i = S[n, C_GPTR]
+    while i < n:
+        wi = F[order + i]
+        i += 1
+        if w_status(F[wi]) != HIDDEN:
+            continue
+        c = cell_of(F, wi)
+        p = pcell[c]
+        if p < bp - TIE_RTOL * bp:
+            bp = p
+            best = c
+    if trp.shape[0] > 0:
+        trp[moves(S)] = bp
+    act(S, best, A_GUESS, R_APPROX_GUESS if approx > 0 else R_PROB_GUESS, -1, hid)

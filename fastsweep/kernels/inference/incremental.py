@@ -1,0 +1,167 @@
+"""Incremental analysis without the mine total: re-count only the components that changed.
+
+A move changes one cell and its neighbours' counts; between two guesses most of the
+frontier stays as it was. Without the mine total, a component's deductions and box
+probabilities depend on that component alone, so a component none of whose cells changed
+since the last analysis gives the same results as then: nothing certain (had something
+been certain, the agent would have acted on it, and that changes cells) and the same
+probabilities, kept per cell in the workspace. Only the components that hold a changed
+cell are rebuilt (numbered as in a full build, so their DP, and every float of it, is the
+same as in a full analysis) and re-counted.
+
+Change detection needs no help from the actions: every cell's (state, hidden neighbours,
+known-mine neighbours) is compared with its value at the previous analysis. A cell's key
+changes iff it or one of its neighbours changed state (cells never become hidden again).
+A current component none of whose clues and hidden cells changed is exactly a component
+of the previous analysis: its clues have the same hidden neighbours and values, its cells
+touch the same clues.
+
+Workspace (float64 (N + 1, W_LEN), kept across moves and games; ``S[N, C_AGENT_CACHE]`` is 0
+after ``reset_state``, which marks a new game and invalidates it):
+
+* ``W_PROB``  mine probability of a frontier cell (from the last count of its component)
+* ``W_SNAP``  the cell's key at the previous analysis
+* ``W_KLO``   for one cell per component (its representative): the fewest mines of the
+  component's layouts, else -1
+* ``W_KHI``   the representative's most mines * 2 + 1 if the component was approximated
+* row N: the sums of these over all represented components (``T_*``)
+"""
+import numpy as np
+
+from .count import DEFAULT_BUDGET, ST_OK, analyse_frontier
+from ..engine.env import (
+    hidden_left, mines_left_known, ncells, w_hidden, w_mines, w_status, word,
+)
+from ..jit import njit
+from ..engine.layout import C_AGENT_CACHE, F_AUX, F_NBR, F_NNB, HIDDEN, REVEALED
+
+from ..engine.env import status as cell_status
+from .frontier import CB_C, CB_LEN, CB_SIZE, frontier_of
+
+W_PROB = 0
+W_SNAP = 1
+W_KLO = 2
+W_KHI = 3
+W_LEN = 4
+T_SMIN = 0  # row N: totals over the cached components (fewest, most mines; approximated)
+T_SMAX = 1
+T_APPROX = 2
+SEL = -2  # F_AUX mark of the cells to re-count
+
+
+@njit(cache=True)
+def new_workspace(n):
+    return np.zeros((n + 1, W_LEN), np.float64)
+
+
+@njit(cache=True)
+def _drop_rep(ws, c):
+    """Forget the component cell ``c`` represents (if any): it is being re-counted."""
+    if ws[c, W_KLO] >= 0.0:
+        n = ws.shape[0] - 1
+        kh = int(ws[c, W_KHI])
+        ws[n, T_SMIN] -= ws[c, W_KLO]
+        ws[n, T_SMAX] -= kh >> 1
+        ws[n, T_APPROX] -= kh & 1
+        ws[c, W_KLO] = -1.0
+
+
+@njit(cache=True)
+def analyse_changed(S, ws, prior, budget):
+    """Analysis without the mine total, counting only the changed components.
+
+    Returns (status, approx, box, nbox, smin, smax, u, mleft): status and approx (number
+    of approximated components, changed or not) as in ``count.analyse``; the box table of
+    the re-counted components (CB_DED: their deductions; unchanged components have
+    none); [smin, smax] the range of possible frontier totals, u the unconstrained hidden
+    cells and mleft the mines left (for the caller's test whether the total can matter).
+    ``ws[c, W_PROB]`` is the mine probability of every frontier cell c afterwards.
+    """
+    n = ncells(S)
+    if S[n, C_AGENT_CACHE] == 0:  # a new game: nothing cached is valid
+        for c in range(n):
+            ws[c, W_SNAP] = -1.0
+            ws[c, W_KLO] = -1.0
+        ws[n, T_SMIN] = 0.0
+        ws[n, T_SMAX] = 0.0
+        ws[n, T_APPROX] = 0.0
+        S[n, C_AGENT_CACHE] = 1
+    if budget <= 0:
+        budget = DEFAULT_BUDGET
+    queue = np.empty(n, np.int32)
+    qt = 0
+    fcells = 0
+    for c in range(n):
+        w = word(S, c)  # one read for three fields
+        st = w_status(w)
+        h = w_hidden(w)
+        km = w_mines(w)
+        key = st | (h << 2) | (km << 6)
+        front = st == HIDDEN and S[c, F_NNB] - h - km > 0
+        fcells += front
+        if key != ws[c, W_SNAP]:
+            ws[c, W_SNAP] = key
+            _drop_rep(ws, c)
+            if front or (st == REVEALED and h > 0):
+                S[c, F_AUX] = SEL
+                queue[qt] = c
+                qt += 1
+    # the components of the changed cells: alternate hidden cells and clues
+    qh = 0
+    ncon = 0
+    while qh < qt:
+        c = queue[qh]
+        qh += 1
+        if cell_status(S, c) == HIDDEN:
+            _drop_rep(ws, c)
+            for k in range(S[c, F_NNB]):
+                d = S[c, F_NBR + k]
+                if S[d, F_AUX] != SEL and cell_status(S, d) == REVEALED:  # hidden neighbour: c
+                    S[d, F_AUX] = SEL
+                    queue[qt] = d
+                    qt += 1
+        else:
+            ncon += 1
+            for k in range(S[c, F_NNB]):
+                d = S[c, F_NBR + k]
+                if S[d, F_AUX] != SEL and cell_status(S, d) == HIDDEN:
+                    S[d, F_AUX] = SEL
+                    queue[qt] = d
+                    qt += 1
+    hid = hidden_left(S)
+    u = hid - fcells
+    mleft = mines_left_known(S)
+    status = ST_OK
+    nbox = 0
+    box = np.empty((0, CB_LEN), np.int32)
+    if ncon > 0:
+        clues = np.empty(ncon, np.int32)
+        j = 0
+        for i in range(qt):
+            if cell_status(S, queue[i]) == REVEALED:
+                clues[j] = queue[i]
+                j += 1
+        clues.sort()
+        fr = frontier_of(S, clues, ncon)
+        box = fr.box
+        nbox = fr.nbox
+        cinfo = np.zeros((fr.ncomp, 3), np.int64)
+        a = analyse_frontier(S, fr, False, prior, budget, cinfo, 0)
+        status = a.status
+        if status != ST_OK:
+            return status, a.approx, box, nbox, 0, 0, u, mleft
+        bprob = a.bprob
+        for b in range(nbox):
+            p = bprob[b]
+            for j in range(box[b, CB_SIZE]):
+                ws[box[b, CB_C + j], W_PROB] = p
+        for i in range(fr.ncomp):
+            r = box[fr.order[fr.cstart[i]], CB_C]
+            ws[r, W_KLO] = cinfo[i, 0]
+            ws[r, W_KHI] = 2 * cinfo[i, 1] + cinfo[i, 2]
+            ws[n, T_SMIN] += cinfo[i, 0]
+            ws[n, T_SMAX] += cinfo[i, 1]
+            ws[n, T_APPROX] += cinfo[i, 2]
+    # totals over every component, changed or not
+    return (status, int(ws[n, T_APPROX]), box, nbox, int(ws[n, T_SMIN]), int(ws[n, T_SMAX]),
+            u, mleft)

@@ -1,0 +1,303 @@
+"""Publication figures from sweep summaries: mean score, paired score difference, win rate
+and time per game (matplotlib, Agg backend).
+
+Every ``*_figure`` function returns a matplotlib Figure (to inspect or edit further);
+``plot_*`` and :func:`plot_results` write them as vector PDF, 300 dpi PNG or SVG. A table
+with one board gives one panel, one column (3.4 in) wide. A table with several boards
+(sizes or rules) gives one faceted figure, one panel per board on shared axes, two
+columns (7 in) wide, and one single-panel figure per board (file suffix ``_HxW_rules``).
+The encodings (colour and marker = agent, dashed line and open marker = mine total
+known, legend below the panels) are those of :mod:`fastsweep.viz.style`.
+"""
+from __future__ import annotations
+
+import os
+
+import matplotlib.pyplot as plt
+import matplotlib.ticker as ticker
+import pandas as pd
+
+from .style import (
+    BAND_ALPHA, FORMATS, STYLE, agent_style, finish, label_axes, line_kw, members, panels,
+    save,
+)
+
+__all__ = ["KINDS", "FORMATS", "agent_style", "win_cut", "score_figure", "diff_figure",
+           "time_figure", "plot_score", "plot_diff", "plot_time", "plot_results"]
+
+KINDS = ("score", "diff", "win", "time")
+BOARD_KEYS = ["height", "width", "rules", "first_click", "first_cell"]
+DENSITY = "Mine density (fraction of cells)"
+SCORE = ("mean_score", "ci_low", "ci_high", "Score (mines flagged / mines)", "95% CI")
+WIN = ("win_rate", "win_low", "win_high", "Win rate (no detonation)", "95% Wilson interval")
+
+
+def _groups(df, keys):
+    """[(key dict, rows), ...]: one entry per value of ``keys`` (sorted), or the whole table."""
+    if not keys:
+        return [({}, df)]
+    return [(dict(zip(keys, k if isinstance(k, tuple) else (k,))), g)
+            for k, g in df.groupby(keys, sort=True, dropna=False)]
+
+
+def _parts(key):
+    """The named pieces of a panel's description, in title order."""
+    out = []
+    if "height" in key:
+        out.append(("size", f"{key['height']}\u00d7{key['width']} board"))
+    for k, fmt in (("rules", "{} rules"), ("first_click", "first click {}"),
+                   ("first_cell", "first cell {}"), ("density", "density {:g}")):
+        if k in key:
+            out.append((k, fmt.format(key[k])))
+    return out
+
+
+def _titles(keys):
+    """(common title text, [panel title per key]): what differs between panels goes on
+    the panels, the rest (except first click and cell, which the sweep's params record)
+    into the figure title."""
+    parts = [dict(_parts(k)) for k in keys]
+    names = list(parts[0])
+    varying = [n for n in names if len({p[n] for p in parts}) > 1]
+    common = [parts[0][n] for n in names if n not in varying
+              and n not in ("first_click", "first_cell")]
+    return ", ".join(common), [", ".join(p[n] for n in varying) for p in parts]
+
+
+def _suffix(key, varying):
+    s = f"_{key['height']}x{key['width']}_{key['rules']}"
+    return s + "".join(f"_{key[k]}" for k in ("first_click", "first_cell") if k in varying)
+
+
+def _draw(ax, g, x, y, lo=None, hi=None):
+    """One curve (and band) per member of ``g``; returns the bands drawn."""
+    bands = []
+    for agent, mc in members(g):
+        h = g[(g.agent == agent) & (g.mine_count == mc)].sort_values(x)
+        ax.plot(h[x], h[y], **line_kw(agent, mc))
+        if lo is not None:
+            ax.fill_between(h[x], h[lo], h[hi], color=agent_style(agent)[0], alpha=BAND_ALPHA,
+                            lw=0)
+            bands.append((ax, h[x], h[lo], h[hi]))
+    return bands
+
+
+def _faceted(df, keys, x, y, lo, hi, what, title, xlabel, ylabel, notes=(), ylim=None,
+             zero_line=False):
+    if df.empty:
+        raise ValueError(f"results: nothing to plot for {title.lower()!r} (no rows)")
+    groups = _groups(df, keys)
+    common, panel_titles = _titles([k for k, _ in groups])
+    with plt.rc_context(STYLE):
+        fig, axes = panels(len(groups))
+        bands = []
+        for ax, (_, g), t in zip(axes, groups, panel_titles):
+            bands += _draw(ax, g, x, y, lo, hi)
+            if zero_line:
+                ax.axhline(0, color="0.3", lw=0.6, zorder=1)
+            if t:
+                ax.set_title(t)
+        if ylim:
+            axes[0].set_ylim(*ylim)
+        label_axes(axes, xlabel, ylabel)
+        finish(fig, axes, title, common, notes, bands, what)
+    return fig
+
+
+def win_cut(summary):
+    """(rows to draw, note): drops the densities past the first one at which no member won
+    a game (and before the last one at which every member won every game), so that the
+    axis shows where the win rate varies; the note says what was cut.
+
+    >>> s = pd.DataFrame(dict(density=[0.1, 0.2, 0.3, 0.4], win_rate=[0.5, 0.1, 0.0, 0.0],
+    ...                       games=[200, 200, 210, 220]))
+    >>> rows, note = win_cut(s)
+    >>> list(rows.density), note
+    ([0.1, 0.2, 0.3], 'density 0.4 not shown: 0 of \u2265 220 games won')
+    """
+    by = summary.groupby("density").agg(top=("win_rate", "max"), low=("win_rate", "min"),
+                                        games=("games", "min")).sort_index()
+    varies = ((by.top > 0) & (by.low < 1)).to_numpy()
+    if not varies.any():
+        return summary, ""
+    first, last = varies.argmax(), len(varies) - 1 - varies[::-1].argmax()
+    keep = by.index[max(first - 1, 0):last + 2]  # one constant point on each side
+    notes = []
+    for cut, what in ((by.index[last + 2:], "0"), (by.index[:max(first - 1, 0)], "all")):
+        if len(cut):  # n: the fewest games of a point cut
+            span = f"{cut[0]:g}" if len(cut) == 1 else f"{cut[0]:g}\u2013{cut[-1]:g}"
+            n = int(by.games[cut].min())
+            notes.append(f"density {span} not shown: {what} of \u2265 {n:,} games won")
+    if not notes:
+        return summary, ""
+    return summary[summary.density.isin(keep)], "; ".join(notes)
+
+
+def score_figure(summary, kind="score"):
+    """Mean score (``kind="score"``) or win rate (``"win"``) vs mine density with shaded 95%
+    intervals; one panel per board. The win rate's axis stops past the densities where it
+    varies (:func:`win_cut`), and the figure says so.
+
+    >>> fig = score_figure(pd.read_csv("results/headline/summary.csv"))  # doctest: +SKIP
+    """
+    y, lo, hi, ylabel, what = SCORE if kind == "score" else WIN
+    rows, cut = win_cut(summary) if kind == "win" else (summary, "")
+    title = "Mean score" if kind == "score" else "Win rate"
+    keys = [k for k in BOARD_KEYS if k in rows]
+    return _faceted(rows, keys, "density", y, lo, hi, what, title, DENSITY, ylabel, [cut],
+                    ylim=(-0.02, 1.02))
+
+
+def _reference_pairs(pairs, reference):
+    """(rows, title, y label): rows 'agent minus reference' (sign flipped where the
+    reference is listed second), at equal mine_count, or against the reference's only
+    setting when it has one (the basic agent without the mine total); with a single
+    agent, the effect of the mine total."""
+    agents = list(dict.fromkeys(list(pairs.agent_a) + list(pairs.agent_b)))
+    ref = reference or agents[0]
+    if ref not in agents:
+        raise ValueError(f"reference: agent {ref!r} is not in this sweep; agents: "
+                         f"{', '.join(agents)}")
+    ref_mcs = set(pairs.mine_count_a[pairs.agent_a == ref]) | set(
+        pairs.mine_count_b[pairs.agent_b == ref])
+    a = pairs[(pairs.agent_a == ref) & (pairs.agent_b != ref)].copy()
+    b = pairs[(pairs.agent_b == ref) & (pairs.agent_a != ref)].copy()
+    if len(b):  # reference listed second: flip to 'other minus reference'
+        b["mean_diff"], b["ci_low"], b["ci_high"] = -b.mean_diff, -b.ci_high, -b.ci_low
+        b["agent_a"], b["agent_b"] = b.agent_b, b.agent_a
+        b["mine_count_a"], b["mine_count_b"] = b.mine_count_b, b.mine_count_a
+    rows = pd.concat([a, b])
+    if len(ref_mcs) > 1:
+        rows = rows[rows.mine_count_a == rows.mine_count_b]
+    if len(rows):  # the title names what was subtracted
+        vs = (f"{ref} (same mine-total setting)" if len(ref_mcs) > 1 else
+              f"{ref} + mine total" if True in ref_mcs else f"{ref} (no mine total)")
+        return rows, f"Score difference vs {vs}, same games", f"Score difference vs {ref} (paired)"
+    mc = pairs[(pairs.agent_a == pairs.agent_b) & (pairs.agent_a == ref)
+               & (pairs.mine_count_a != pairs.mine_count_b)].copy()
+    if mc.mine_count_a.any():
+        mc["mean_diff"], mc["ci_low"], mc["ci_high"] = -mc.mean_diff, -mc.ci_high, -mc.ci_low
+    mc["mine_count_b"] = True
+    return (mc, "Score gain from the mine total, same games",
+            "Score gain from the mine total (paired)")
+
+
+def diff_figure(pairs, reference=None):
+    """Paired difference of mean score (each agent minus ``reference``, default the first
+    agent, on the same games) vs density with its 95% CI; one panel per board. None when
+    the sweep has no such pairs."""
+    rows, title, ylabel = _reference_pairs(pairs, reference)
+    if rows.empty:
+        return None
+    rows = rows.rename(columns={"agent_b": "agent", "mine_count_b": "mine_count"})
+    keys = [k for k in BOARD_KEYS if k in rows]
+    return _faceted(rows, keys, "density", "mean_diff", "ci_low", "ci_high", "95% CI", title,
+                    DENSITY, ylabel, zero_line=True)
+
+
+def time_figure(table):
+    """Microseconds per game on log axes, against board size (cells) with one panel per
+    density when the table has at least as many sizes as densities (as the profile does),
+    otherwise against density with one panel per board. Every point is one measured
+    configuration (nothing averaged).
+
+    >>> fig = time_figure(pd.read_csv("results/profile/profile.csv"))  # doctest: +SKIP
+    """
+    t = table.dropna(subset=["us_per_game"]).copy()
+    t["cells"] = t.height * t.width
+    by_size = t.cells.nunique() > 1 and t.cells.nunique() >= t.density.nunique()
+    if by_size:
+        x, xlabel = "cells", "Board size (cells)"
+        keys = ["density"] + [k for k in BOARD_KEYS[2:] if k in t]
+    else:
+        x, xlabel = "density", DENSITY
+        keys = [k for k in BOARD_KEYS if k in t]
+    skipped = len(table) - len(t)
+    notes = [f"games per point: {t.games.min():,}\u2013{t.games.max():,}" if "games" in t else "",
+             f"{skipped} configuration(s) not measured (too slow)" if skipped else ""]
+    fig = _faceted(t, keys, x, "us_per_game", None, None, "", "Time per game, one core",
+                   xlabel, "Time per game (\u00b5s)", notes)
+    plain = ticker.FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:g}")
+    with plt.rc_context(STYLE):
+        for ax in fig.axes:
+            ax.set_yscale("log")
+            axes = [ax.yaxis]
+            if by_size:
+                ax.set_xscale("log")
+                axes.append(ax.xaxis)
+            for axis in axes:  # plain numbers (400, 10,000), not 4x10^2
+                lo, hi = axis.get_view_interval()
+                axis.set_major_formatter(plain)
+                # label the 2..9 ticks only when the axis spans less than a decade
+                axis.set_minor_formatter(plain if hi / lo < 10 else ticker.NullFormatter())
+    return fig
+
+
+def _write(make, df, base, formats):
+    """The figure of the whole table, and with several boards one figure per board."""
+    fig = make(df)
+    if fig is None:
+        return []
+    files = save(fig, base, formats)
+    keys = [k for k in BOARD_KEYS if k in df]
+    groups = _groups(df, keys)
+    if len(groups) > 1:
+        varying = [k for k in keys if df[k].nunique() > 1]
+        for key, g in groups:
+            files += save(make(g), base + _suffix(key, varying), formats)
+    return files
+
+
+def plot_score(summary, base, formats=("pdf", "png"), kind="score"):
+    """Write :func:`score_figure` (and one per board); returns the files written.
+
+    >>> plot_score(load("results/headline").summary, "fig_score")  # doctest: +SKIP
+    ['fig_score.pdf', 'fig_score.png']
+    """
+    return _write(lambda d: score_figure(d, kind), summary, base, formats)
+
+
+def plot_diff(pairs, base, formats=("pdf", "png"), reference=None):
+    """Write :func:`diff_figure` (and one per board); returns the files written."""
+    _reference_pairs(pairs, reference)  # a bad reference is an error even without rows
+    return _write(lambda d: diff_figure(d, reference), pairs, base, formats)
+
+
+def plot_time(table, base, formats=("pdf", "png")):
+    """Write :func:`time_figure` (one figure: board size is an axis or the panels)."""
+    return save(time_figure(table), base, formats)
+
+
+def plot_results(results, kinds=KINDS, formats=("pdf", "png"), out=None, reference=None):
+    """Every requested figure of a sweep folder into ``out`` (default: the folder itself):
+    ``fig_<kind>`` for the whole sweep and, with several boards, ``fig_<kind>_HxW_rules``
+    for each (not for ``time``).
+
+    >>> plot_results("results/headline", kinds=["score"])  # doctest: +SKIP
+    ['results/headline/fig_score.pdf', 'results/headline/fig_score.png']
+    """
+    if not os.path.isdir(results):
+        raise ValueError(f"results: {results!r} is not a folder")
+    sfile, pfile = os.path.join(results, "summary.csv"), os.path.join(results, "pairs.csv")
+    if os.path.exists(sfile):
+        summary = pd.read_csv(sfile, keep_default_na=False, na_values=[""])
+        pairs = pd.read_csv(pfile) if os.path.exists(pfile) else pd.DataFrame()
+    else:
+        from ..sweep import load
+
+        r = load(results)
+        summary, pairs = r.summary, r.pairs
+    if "diff" in kinds and len(pairs):
+        _reference_pairs(pairs, reference)  # a bad reference fails before any file is written
+    out = out or results
+    os.makedirs(out, exist_ok=True)
+    files = []
+    for k in kinds:
+        base = os.path.join(out, f"fig_{k}")
+        if k in ("score", "win"):
+            files += plot_score(summary, base, formats, kind=k)
+        elif k == "diff" and len(pairs):
+            files += plot_diff(pairs, base, formats, reference)
+        elif k == "time":
+            files += plot_time(summary, base, formats)
+    return files
