@@ -26,6 +26,7 @@ from .kernels.agents.reports.run_reports import (
 FAMILIES = {
     "basic": ".kernels.agents.run_basic",
     "exact": ".kernels.agents.run_exact",
+    "risk": ".kernels.agents.run_risk",
     "reports": ".kernels.agents.reports.run_reports",
     "solver": ".kernels.agents.solver.run_solver",
 }
@@ -102,14 +103,14 @@ AGENTS: dict[str, AgentInfo] = {
         "else a random guess", options=("mine_count",),
         reasons=_RULE_REASONS + (kl.R_RANDOM, kl.R_SUBSET_SAFE, kl.R_SUBSET_MINE)),
     "threshold": AgentInfo(
-        AGENT_THRESHOLD, "exact", "the 2020 report's threshold agent: complete deduction, "
+        AGENT_THRESHOLD, "risk", "the 2020 report's threshold agent: complete deduction, "
         "else every cell whose exact mine probability is below the threshold, revealed at "
         "once without recomputing (none: the lowest)",
         options=("mine_count", "budget", "prior", "threshold"),
         reasons=_RULE_REASONS + (kl.R_DEDUCE_SAFE, kl.R_DEDUCE_MINE, kl.R_RANDOM,
                                  kl.R_THRESHOLD_GUESS, kl.R_APPROX_GUESS)),
     "risk": AgentInfo(
-        AGENT_RISK, "exact", "the CS440 follow-up's risk agent: complete deduction, else the "
+        AGENT_RISK, "risk", "the CS440 follow-up's risk agent: complete deduction, else the "
         "cell that maximises the expected number of cells decided after it (exact outcome "
         "distribution)", options=("mine_count", "budget", "prior", "risk_rules"),
         reasons=_RULE_REASONS + (kl.R_DEDUCE_SAFE, kl.R_DEDUCE_MINE, kl.R_RANDOM,

@@ -1,6 +1,9 @@
 """Quick start, command 2: set up .venv if needed and run the test suite.
 
-Usage: python3 scripts/test.py [pytest arguments]
+Usage: python3 scripts/test.py [--fast] [pytest arguments]
+
+``--fast`` leaves out the checks marked slow (``-m "not slow"``): the developer's quick
+subset, under two minutes with the kernels cached.
 
 On two or more cores the suite runs in parallel (pytest-xdist, one worker per core,
 work-stealing), after the game kernels were compiled, or loaded from Numba's disk cache,
@@ -19,7 +22,7 @@ from _bootstrap import ROOT, ensure_venv  # noqa: E402
 # each process plays its agents' families once per entry point tests use most (batch
 # and traced games, both rules, with and without the total): the exact family alone
 # (the longest compile), the others together
-WARM = (("probability",), ("basic", "linalg", "lookahead"))
+WARM = (("probability", "risk"), ("basic", "linalg", "lookahead"))
 WARM_CODE = """
 import sys
 import fastsweep
@@ -56,6 +59,8 @@ if __name__ == "__main__":
 
     os.chdir(ROOT)
     args = sys.argv[1:]
+    if "--fast" in args:
+        args = [a for a in args if a != "--fast"] + ["-m", "not slow"]
     if parallel(args):
         warm_kernels()
         args = ["-n", str(os.cpu_count()), "--dist", "worksteal", *args]

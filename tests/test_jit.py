@@ -1,4 +1,5 @@
-"""The kernels' dispatcher (fastsweep/kernels/jit.py): one compile per argument types.
+"""The kernels' dispatcher (fastsweep/kernels/jit.py): one compile per argument types, and
+a compile cache keyed on the kernels' content, not on the clone's path.
 
 Numba would compile a kernel again for every constant a jitted caller passes it
 (``Literal[int](2)``); these checks keep that from coming back, e.g. through a new
@@ -7,7 +8,10 @@ be read back here: kernels loaded from the disk cache bring their callees inline
 only the mechanism and its use by every kernel are checked.)
 """
 import importlib
+import os
 import pkgutil
+import shutil
+import subprocess
 import sys
 
 from numba.core.dispatcher import Dispatcher
@@ -29,8 +33,8 @@ def _kernels():
 
 
 def test_every_kernel_uses_the_once_per_type_dispatcher():
-    for m in pkgutil.iter_modules(fastsweep.kernels.__path__):
-        importlib.import_module(f"fastsweep.kernels.{m.name}")
+    for m in pkgutil.walk_packages(fastsweep.kernels.__path__, "fastsweep.kernels."):
+        importlib.import_module(m.name)
     kernels = _kernels()
     assert len(kernels) > 250
     assert [n for n, d in kernels if not isinstance(d, _OncePerType)] == []
@@ -47,3 +51,31 @@ def test_a_constant_argument_reuses_the_plain_compile():
 
     assert outer(5) == 6 + 4 + 4
     assert [str(s) for s in inner.signatures] == ["(int64, bool)"]
+
+
+def test_cache_is_filed_by_path_inside_the_package():
+    from fastsweep.kernels.engine.env import new_state
+    from fastsweep.kernels.jit import cache_dir
+
+    assert new_state._cache.cache_path == os.path.join(cache_dir(), "engine", "env")
+
+
+_PROBE = """
+import fastsweep.kernels.engine.env as env
+env.new_state(3, 4)
+print(sum(env.new_state.stats.cache_hits.values()), sum(env.new_state.stats.cache_misses.values()))
+"""
+
+
+def test_a_second_clone_compiles_nothing(tmp_path):
+    """Two copies of the package at different paths (and mtimes) share one compile."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(fastsweep.kernels.__file__)))
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    counts = []
+    for clone in ("a", "b"):
+        shutil.copytree(root, tmp_path / clone / "fastsweep",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        out = subprocess.run([sys.executable, "-c", _PROBE], cwd=tmp_path / clone, env=env,
+                             capture_output=True, text=True, check=True).stdout
+        counts.append(tuple(int(x) for x in out.split()))
+    assert counts == [(0, 1), (1, 0)]  # a compiles (a miss), b loads a's code (a hit)

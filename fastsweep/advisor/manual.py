@@ -26,14 +26,11 @@ from ..kernels.engine import actions as ka
 from ..kernels.engine import env as ke
 from ..kernels.engine import game as kg
 from ..kernels.engine import layout as kl
-from ..kernels.engine.local import guess_in_order
-from ..kernels.agents.policies import new_workspace, next_move
 from ..options import kernel_params, make_config
 from .advice import FIRST_CLICK_NOTE, Advice, advice_of
 from .position_text import check_position
 
 PLACEHOLDER = -1  # the tape's answer to a move not answered yet: a mine (see the notes)
-FAMILIES = ("basic", "exact", "reports", "solver")  # the families whose move the replay knows how to call
 def guess_order(h, w, seed=0, game=0):
     """The guess order (cell indices) of game ``game`` of root ``seed`` on an H x W board:
     the order in which ``fastsweep.play(..., seed=seed, game=game)`` guesses at random.
@@ -90,11 +87,6 @@ class ManualGame:
         if not isinstance(agent, str) or agent not in AGENTS:
             raise ValueError(f"agent: unknown agent {agent!r}; known agents: "
                              f"{', '.join(AGENTS)}")
-        if AGENTS[agent].family not in FAMILIES:
-            runs = ", ".join(a for a, i in AGENTS.items() if i.family in FAMILIES)
-            raise ValueError(f"agent: the advisor cannot run agent {agent!r} (its family "
-                             f"{AGENTS[agent].family!r} has no move step it knows); it runs "
-                             f"{runs}")
         self.start = check_position(view, mines)
         h, w = self.shape = self.start.shape
         n = h * w
@@ -141,9 +133,8 @@ class ManualGame:
         S, F, end = self._state()
         n = self.start.size
         trp = np.full(n, np.nan)
-        fam = AGENTS[self.agent].family
-        kern = kernels_for(self.agent)
-        ws = new_workspace(n) if fam == "exact" else None
+        family = kernels_for(self.agent).FAMILY  # the family contract (kernels/agents/family.py)
+        ws = family.new_workspace(n)
         mine_count = self.mines is not None
 
         def asked():
@@ -157,15 +148,8 @@ class ManualGame:
             step = kg.settle(S, F, False, mine_count, True)  # keep-going: play goes on
             if step == kg.OVER or asked():
                 break
-            if step == kg.AGENT:  # the family's move, as in its game loop (run_<family>.py)
-                if fam == "exact":
-                    next_move(S, trp, self.params, self.fparams, ws)
-                elif fam == "reports":
-                    kern.agent_move(S, trp, self.params)
-                elif fam == "solver":
-                    kern.agent_move(S, trp, self.params, self.fparams)
-                else:
-                    guess_in_order(F)
+            if step == kg.AGENT:  # the family's move, as in its game loop
+                family.agent_move(S, trp, self.params, self.fparams, ws)
         k = int(ke.moves(S))
         rows = S[self.m0:k, [kl.F_TKIND, kl.F_TCELL, kl.F_TOUT, kl.F_TWHY, kl.F_TREF,
                               kl.F_TA]].astype(np.int64)

@@ -19,6 +19,11 @@ every clone and worktree compiled everything again.
 """
 import hashlib
 import os
+import sys
+import threading
+import time
+import types as types_module
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
@@ -88,6 +93,57 @@ class _OncePerType(CPUDispatcher):
 
     def enable_caching(self):
         self._cache = _KernelCache(self.py_func)
+
+
+NOTICE_AFTER = 3.0  # seconds: loading compiled kernels from the cache takes less
+
+
+@contextmanager
+def compile_notice(kernel, what: str, expect: str):
+    """Around a call of ``kernel`` (a dispatcher): if the call is still compiling after
+    NOTICE_AFTER seconds, tell the user on stderr that it is compiling ``what`` (e.g.
+    "the exact family's kernels") and that this takes about ``expect``, and when it is
+    done. Silent when the kernel is compiled already or comes from the disk cache, so a
+    first run never sits for minutes without a word and a warm one says nothing."""
+    if kernel.overloads:  # compiled or loaded in this process already
+        yield
+        return
+    t0 = time.perf_counter()
+    said = threading.Event()
+
+    def say():
+        if kernel.overloads or sum(kernel.stats.cache_hits.values()):
+            return  # loaded from the cache: the call is playing, not compiling
+        said.set()
+        print(f"[fastsweep] compiling {what} (first use of this source: about {expect}; "
+              f"cached afterwards in {cache_dir()})", file=sys.stderr, flush=True)
+
+    timer = threading.Timer(NOTICE_AFTER, say)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        if said.is_set():
+            print(f"[fastsweep] {what} compiled in {time.perf_counter() - t0:.0f} s",
+                  file=sys.stderr, flush=True)
+
+
+def specialise(fn, suffix, **globals_):
+    """A copy of plain function ``fn`` whose global names ``globals_`` are bound to other
+    objects (e.g. a family's move, see ``agents/family.py``): a kernel written once and
+    compiled for each family. Its qualified name gets ``_<suffix>``, which keeps each
+    copy's compiled code in its own cache index (Numba files a function's cache under
+    its source file and qualified name, and its globals are not part of the key)."""
+    g = dict(fn.__globals__)
+    g.update(globals_)
+    f = types_module.FunctionType(fn.__code__, g, f"{fn.__name__}_{suffix}", fn.__defaults__,
+                                  fn.__closure__)
+    f.__qualname__ = f"{fn.__qualname__}_{suffix}"
+    f.__module__ = fn.__module__
+    f.__doc__ = fn.__doc__
+    return f
 
 
 def njit(fn=None, *, cache=False, **options):

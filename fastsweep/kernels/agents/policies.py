@@ -1,7 +1,7 @@
 """Each agent's choice of the next move once the single-clue rules are exhausted.
 
-The game loop calls :func:`next_move` whenever the work list of the local rules is
-empty and the game is not over. Agents are small integers (see ``fastsweep.agents``):
+The game loop calls a family's ``next_move`` (made by :func:`make_next_move`) whenever
+the work list of the local rules is empty and the game is not over. Agents are small integers (see ``fastsweep.agents``):
 a new agent is one branch here plus one registry line.
 """
 import numpy as np
@@ -21,17 +21,23 @@ from ..engine.layout import (
 
 from ..inference.frontier import CB_C, CB_DED, CB_NCLUE, CB_REF, CB_SIZE
 from ..engine.game import (
-    F_FLAG_THRESHOLD, F_NOISE_A, F_NOISE_B, F_PRIOR, F_THRESHOLD, P_AGENT, P_BUDGET,
-    P_MINE_COUNT, P_NOISE, P_NOISE_AWARE, P_RISK_RULES, P_RULES, RULES_CLASSIC,
+    F_FLAG_THRESHOLD, F_NOISE_A, F_NOISE_B, F_PRIOR, P_AGENT, P_BUDGET, P_MINE_COUNT,
+    P_NOISE, P_NOISE_AWARE, P_RULES, RULES_CLASSIC,
 )
 from ..engine.local import guess_in_order
 from ..inference.noisy import drop_contradicting, soft_rows
-from .risk import risk_guess, threshold_guesses
+from ..jit import specialise
 
 AGENT_INFERENCE = 1  # complete deduction, else a random guess
 AGENT_PROBABILITY = 2  # complete deduction, else the lowest exact mine probability
 AGENT_THRESHOLD = 8  # complete deduction, else every cell below a mine probability at once
 AGENT_RISK = 9  # complete deduction, else the most expected cells decided next
+# (threshold and risk are their own family, run_risk.py: their guesses compile the
+# what-ifs, which inference and probability never run)
+
+# names the templates below (_next_move, _deduce_or_guess, _deduce_or_guess_changed) call,
+# bound to each family's kernels by make_next_move
+guess = deduce_or_guess = deduce_or_guess_changed = None
 
 TIE_RTOL = 1e-12  # probabilities this close count as equal: the guess order decides
 
@@ -43,8 +49,7 @@ def new_workspace(n):
     return _new_workspace(n)
 
 
-@njit(cache=True)
-def next_move(S, trp, params, fparams, ws):
+def _next_move(S, trp, params, fparams, ws):
     """Make progress once the local rules are exhausted: apply deductions, or guess once.
 
     ``trp`` (float64, N or empty) receives the mine probability of a traced guess;
@@ -60,21 +65,6 @@ def next_move(S, trp, params, fparams, ws):
         deduce_or_guess(S, trp, params, fparams, guesses_by_prob)
     else:
         deduce_or_guess_changed(S, trp, params, fparams, ws)
-
-
-@njit(cache=True)
-def guess(S, trp, params, fparams, pcell, approx):
-    """The guess of an agent that guesses by mine probability (``pcell``: each hidden
-    cell's, partly approximated if ``approx`` > 0)."""
-    agent = params[P_AGENT]
-    if agent == AGENT_THRESHOLD:
-        threshold_guesses(S, trp, pcell, fparams[F_THRESHOLD], approx,
-                          params[P_RULES] == RULES_CLASSIC)
-    elif agent == AGENT_RISK and approx == 0:
-        risk_guess(S, trp, params[P_MINE_COUNT] != 0, fparams[F_PRIOR], params[P_BUDGET],
-                   params[P_RISK_RULES], pcell)
-    else:
-        guess_lowest(S, trp, pcell, approx)
 
 
 @njit(cache=True)
@@ -98,8 +88,7 @@ def act_on_boxes(S, box, nbox, stop_on_detonation):
     return acted
 
 
-@njit(cache=True)
-def deduce_or_guess_changed(S, trp, params, fparams, ws):
+def _deduce_or_guess_changed(S, trp, params, fparams, ws):
     """:func:`deduce_or_guess` with the incremental analysis (``incremental.py``): only
     components that changed since the previous analysis are re-counted.
 
@@ -142,8 +131,7 @@ NEED_ORDER = 1  # nothing certain, and the agent guesses in the guess order
 NEED_GUESS = 2  # nothing certain: guess by the mine probabilities
 
 
-@njit(cache=True)
-def deduce_or_guess(S, trp, params, fparams, want_prob):
+def _deduce_or_guess(S, trp, params, fparams, want_prob):
     """Complete deduction from every clue (and the mine total if the agent knows it):
     act on every certain cell; if none, guess once (the lowest mine probability for the
     probability agent, else the guess order). ``want_prob``: the probabilities are needed
@@ -265,3 +253,27 @@ def guess_lowest(S, trp, pcell, approx):
     if trp.shape[0] > 0:
         trp[moves(S)] = bp
     act(S, best, A_GUESS, R_APPROX_GUESS if approx > 0 else R_PROB_GUESS, -1, hid)
+
+
+def make_next_move(family, guess):
+    """The move of a family of exact agents (:func:`_next_move`: deductions, else one
+    guess) whose guess by mine probability is ``guess(S, trp, params, fparams, pcell,
+    approx)``, an njit kernel. Compiled per family (``jit.specialise``), so a family
+    compiles only its own guesses."""
+    # inlined into their callers (Numba IR): each compiled kernel links and optimises its
+    # own copy of everything it calls, so a thin layer compiled on its own costs a whole
+    # copy of the inference engine's machine code (see agents/family.py)
+    once = njit(cache=True, inline="always")
+    dog = once(specialise(_deduce_or_guess, family, guess=guess))
+    dogc = once(specialise(_deduce_or_guess_changed, family, guess=guess, deduce_or_guess=dog))
+    return once(specialise(_next_move, family, deduce_or_guess=dog,
+                           deduce_or_guess_changed=dogc))
+
+
+@njit(cache=True)
+def guess_by_probability(S, trp, params, fparams, pcell, approx):
+    """The probability agent's guess: the lowest mine probability."""
+    guess_lowest(S, trp, pcell, approx)
+
+
+next_move = make_next_move("exact", guess_by_probability)  # inference and probability

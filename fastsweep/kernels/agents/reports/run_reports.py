@@ -17,11 +17,9 @@ import numpy as np
 
 from ...engine.env import flat, new_state
 from .bruteforce import analyse, brute_move, choose_guess
-from ...engine.game import (
-    AGENT, OVER, P_AGENT, P_MAX_COMPONENT, P_MINE_COUNT, P_RULES, RULES_CLASSIC, blindfold,
-    clock, new_batch_state, open_game, read_trace, record, settle, setup_game, summarize,
-)
+from ...engine.game import P_AGENT, P_MAX_COMPONENT, P_RULES, RULES_CLASSIC
 from ...jit import njit
+from ..family import make_family, no_workspace
 from ...engine.layout import C_KMINES, C_ORDER, F_PLANE
 from .linalg import decide, linalg_move
 from ...engine.local import guess_in_order
@@ -36,8 +34,8 @@ AGENT_LINALG_BRUTEFORCE = 6  # linalg's reduction, else the bruteforce step
 AGENT_SUBSET = 7  # subset reduction of the clues' equations (Patel et al. 2020)
 
 
-@njit(cache=True)
-def agent_move(S, trp, params):
+@njit(cache=True, inline="always")  # (inlined into the entry point: see policies.make_next_move)
+def agent_move(S, trp, params, fparams, ws):
     """The agent's move once the rules are exhausted: its decisions, else a guess.
     ``trp`` (float64, N or empty) receives the mine probability of a traced guess that
     has one."""
@@ -56,50 +54,8 @@ def agent_move(S, trp, params):
         guess_in_order(flat(S))
 
 
-@njit(cache=True)
-def run_game(S, trp, params, first):
-    """Play a set-up game from its opening cell ``first`` to the end."""
-    classic = params[P_RULES] == RULES_CLASSIC
-    mine_count = params[P_MINE_COUNT] != 0
-    F = flat(S)
-    open_game(S, first)
-    while True:
-        step = settle(S, F, classic, mine_count)
-        if step == OVER:
-            break
-        if step == AGENT:
-            agent_move(S, trp, params)
-
-
-@njit(cache=True)
-def play_batch(params, fparams, layout, first_game, out, secs, boards):
-    """As ``run_basic.play_batch``."""
-    S, scratch = new_batch_state(params, False)
-    trp = np.zeros(0, np.float64)
-    for i in range(out.shape[0]):
-        t0 = clock(secs.shape[0] > 0)
-        run_game(S, trp, params, setup_game(S, params, layout, first_game + i, scratch))
-        record(S, out, secs, boards, i, t0)
-
-
-@njit(cache=True)
-def play_traced(params, fparams, layout, game, moves, probs, final, out):
-    """As ``run_basic.play_traced``; ``probs[m]`` is the mine probability of guess m
-    (agents that guess by one)."""
-    S, scratch = new_batch_state(params, True)
-    run_game(S, probs, params, setup_game(S, params, layout, game, scratch))
-    summarize(S, out, 0)
-    read_trace(S, moves, final)
-
-
-@njit(cache=True)
-def play_blind(params, fparams, layout, game, moves):
-    """As ``run_basic.play_blind``."""
-    S, scratch = new_batch_state(params, True)
-    first = setup_game(S, params, layout, game, scratch)
-    blindfold(S, moves)
-    run_game(S, np.zeros(0, np.float64), params, first)
-    return read_trace(S, moves, np.zeros((0, 0), np.int32))
+FAMILY = make_family("reports", agent_move, no_workspace, "1-2 minutes")
+play_batch, play_traced, play_blind = FAMILY.entry_points()
 
 
 @njit(cache=True)

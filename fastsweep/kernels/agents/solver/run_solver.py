@@ -14,12 +14,11 @@ import numpy as np
 from ...inference.count import analyse
 from ...engine.env import flat, ncells, new_state, status
 from ...engine.game import (
-    AGENT, F_CUT, P_BLOCKS, F_LEN, F_PRIOR, OVER, P_AGENT, P_ENDGAME_MAX, P_ENDGAME_NODES,
-    P_LEN, P_CORNER, P_FAR, P_MINE_COUNT, P_OFFEDGE, P_PSEUDO, P_RULES, RULES_CLASSIC,
-    blindfold, clock, local_rules, new_batch_state, open_game, read_trace, record, settle,
-    setup_game, summarize,
+    F_CUT, P_BLOCKS, F_LEN, F_PRIOR, P_AGENT, P_ENDGAME_MAX, P_ENDGAME_NODES, P_LEN,
+    P_CORNER, P_FAR, P_MINE_COUNT, P_OFFEDGE, P_PSEUDO,
 )
 from ...jit import njit
+from ..family import make_family, no_workspace
 from ...engine.local import guess_in_order
 from .lookahead import _candidates, lookahead_choice, lookahead_guess
 from ..policies import NEED_GUESS, NEED_ORDER, deduce, guess_lowest
@@ -33,8 +32,8 @@ AGENT_PSEQ = 10  # Tu et al.'s P, S, E, Q filters
 AGENT_LOOKAHEAD = 11  # endgame search, 50/50s, two-move look-ahead
 
 
-@njit(cache=True)
-def agent_move(S, trp, params, fparams):
+@njit(cache=True, inline="always")  # (inlined into the entry point: see policies.make_next_move)
+def agent_move(S, trp, params, fparams, ws):
     """Deductions, else the agent's guess (``trp``: see ``run_exact.run_game``)."""
     need, pcell, approx, logw = deduce(S, params, fparams, True)
     if need == NEED_ORDER:
@@ -48,52 +47,8 @@ def agent_move(S, trp, params, fparams):
             lookahead_guess(S, trp, params, fparams, pcell, logw)
 
 
-@njit(cache=True)
-def run_game(S, trp, params, fparams, first):
-    """Play a set-up game from its opening cell ``first`` to the end."""
-    classic = params[P_RULES] == RULES_CLASSIC
-    mine_count = params[P_MINE_COUNT] != 0
-    local = local_rules(params)
-    F = flat(S)
-    open_game(S, first)
-    while True:
-        step = settle(S, F, classic, mine_count, local)
-        if step == OVER:
-            break
-        if step == AGENT:
-            agent_move(S, trp, params, fparams)
-
-
-@njit(cache=True)
-def play_batch(params, fparams, layout, first_game, out, secs, boards):
-    """As ``run_basic.play_batch``."""
-    S, scratch = new_batch_state(params, False)
-    trp = np.zeros(0, np.float64)
-    for i in range(out.shape[0]):
-        t0 = clock(secs.shape[0] > 0)
-        first = setup_game(S, params, layout, first_game + i, scratch)
-        run_game(S, trp, params, fparams, first)
-        record(S, out, secs, boards, i, t0)
-
-
-@njit(cache=True)
-def play_traced(params, fparams, layout, game, moves, probs, final, out):
-    """As ``run_basic.play_traced``; ``probs[m]`` is the mine probability of guess m."""
-    S, scratch = new_batch_state(params, True)
-    first = setup_game(S, params, layout, game, scratch)
-    run_game(S, probs, params, fparams, first)
-    summarize(S, out, 0)
-    read_trace(S, moves, final)
-
-
-@njit(cache=True)
-def play_blind(params, fparams, layout, game, moves):
-    """As ``run_basic.play_blind``."""
-    S, scratch = new_batch_state(params, True)
-    first = setup_game(S, params, layout, game, scratch)
-    blindfold(S, moves)
-    run_game(S, np.zeros(0, np.float64), params, fparams, first)
-    return read_trace(S, moves, np.zeros((0, 0), np.int32))
+FAMILY = make_family("solver", agent_move, no_workspace, "3-6 minutes")
+play_batch, play_traced, play_blind = FAMILY.entry_points()
 
 
 @njit(cache=True)

@@ -1,0 +1,31 @@
+"""The family of the exact agents that guess by what-ifs or thresholds (``threshold``,
+``risk``): the exact family's move (``policies``: complete deduction, else a guess) with
+their own guesses (``risk.py``). Their own family because the what-ifs are a third of
+the exact engine's compile, which ``inference`` and ``probability`` never run.
+"""
+from ..engine.game import F_PRIOR, F_THRESHOLD, P_AGENT, P_BUDGET, P_MINE_COUNT, P_RISK_RULES
+from ..engine.game import P_RULES, RULES_CLASSIC
+from ..jit import njit
+from .family import make_family
+from .policies import AGENT_RISK, AGENT_THRESHOLD, guess_lowest, make_next_move, new_workspace
+from .risk import risk_guess, threshold_guesses
+
+
+@njit(cache=True)
+def guess(S, trp, params, fparams, pcell, approx):
+    """The guess of a threshold or risk agent (``pcell``: each hidden cell's mine
+    probability, partly approximated if ``approx`` > 0: then the lowest)."""
+    agent = params[P_AGENT]
+    if agent == AGENT_THRESHOLD:
+        threshold_guesses(S, trp, pcell, fparams[F_THRESHOLD], approx,
+                          params[P_RULES] == RULES_CLASSIC)
+    elif agent == AGENT_RISK and approx == 0:
+        risk_guess(S, trp, params[P_MINE_COUNT] != 0, fparams[F_PRIOR], params[P_BUDGET],
+                   params[P_RISK_RULES], pcell)
+    else:
+        guess_lowest(S, trp, pcell, approx)
+
+
+next_move = make_next_move("risk", guess)
+FAMILY = make_family("risk", next_move, new_workspace, "2-4 minutes")
+play_batch, play_traced, play_blind = FAMILY.entry_points()
