@@ -4,12 +4,15 @@ finished ones are recorded as they arrive and the plan is extended adaptively.
 """
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 import time
 
 import numpy as np
 import pandas as pd
 
+from ..agents import AGENTS, kernels_for
 from ..config import GameConfig
 from ..kernels.engine import game as kg
 from ..options import make_config
@@ -25,9 +28,35 @@ class SweepWorkerError(RuntimeError):
     """A chunk failed in a worker; the message names its configuration and chunk."""
 
 
-def warm_up(agents):
-    """Compile (or load from Numba's cache) the kernels for ``agents``; returns seconds."""
+def _cold(agent) -> bool:
+    """Whether the compiled kernels of ``agent``'s family are not on disk yet (its entry
+    kernel has no cache index: Numba's cache files, a private detail, hence the guard)."""
+    try:
+        return not os.path.exists(kernels_for(agent).FAMILY.play._cache._cache_file._index_path)
+    except AttributeError:
+        return False
+
+
+_COMPILE = "import sys, fastsweep; fastsweep.run(sys.argv[1], 4, mines=3, games=1)"
+
+
+def warm_up(agents, workers=1):
+    """Compile (or load from Numba's cache) the kernels for ``agents``; returns seconds.
+    With ``workers`` > 1, families not compiled yet compile at the same time in separate
+    processes (one per family, up to ``workers`` at once; each writes Numba's cache),
+    since each family's compile runs on one core; then this process loads them."""
     t0 = time.perf_counter()
+    cold = {}
+    for a in agents:
+        if _cold(a):
+            cold.setdefault(AGENTS[a].family, a)
+    if workers > 1 and len(cold) > 1:
+        todo = list(cold.values())
+        while todo:
+            batch, todo = todo[:workers], todo[workers:]
+            procs = [subprocess.Popen([sys.executable, "-c", _COMPILE, a]) for a in batch]
+            for pr in procs:
+                pr.wait()  # a failure shows again, with its message, when played below
     for a in agents:
         for mc in (False, True):
             play_chunk(make_config(a, 4, mines=3, mine_count=mc), 0, 0, 1)
@@ -127,7 +156,8 @@ def _execute(plan, pending, params, store, workers, backend, scheduler, timeout,
     """Start the backend (unless ``ex`` is a connected Dask client, which the caller
     closes), then open the output folder (so a backend that fails to start leaves no
     folder behind), run the pending chunks, record them as they finish, extend the plan."""
-    warm_up(params["agents"])  # compile in the parent (cache=True) before any worker exists
+    # compile in the parent (cache=True) before any worker exists
+    warm_up(params["agents"], workers if backend != "dask" else 1)
     check_engine(plan, pending, params["seed"])
     ex = ex or _backend(backend, workers, scheduler, params["agents"], timeout)
     try:
