@@ -329,7 +329,7 @@ def sweep_options(kind=None):
     return [o for o in OPTIONS if o.sweep is not None and (kind is None or o.sweep == kind)]
 
 
-def add_flags(parser, sweep=False):
+def add_flags(parser, sweep=False, only=None):
     """Add a CLI flag for every row of ``OPTIONS`` that has one (the one place CLI flags of
     game options are made: ``run`` and ``play`` call it, and so can ``sweep``).
 
@@ -338,7 +338,8 @@ def add_flags(parser, sweep=False):
     a grid axis is a string (``o.sweep_parse`` reads it into a list) under the sweep
     keyword, with ``o.sweep_help`` (use ``argparse.ArgumentDefaultsHelpFormatter`` for
     the defaults). Rows of one ``group`` are mutually exclusive; a ``required`` row, or one
-    row of a required group, must be given.
+    row of a required group, must be given. ``only``: the names of the rows to add (all
+    by default).
 
     >>> import argparse
     >>> p = argparse.ArgumentParser(prog="demo")
@@ -353,7 +354,7 @@ def add_flags(parser, sweep=False):
     """
     groups = {}
     for o in OPTIONS:
-        if o.flag is None or (sweep and o.sweep is None):
+        if o.flag is None or (sweep and o.sweep is None) or (only and o.name not in only):
             continue
         if sweep and o.sweep == "axis":  # a list, as a string that o.sweep_parse reads
             kw = dict(dest=o.axis, default=o.sweep_default or o.default,
@@ -386,9 +387,59 @@ def given(loc) -> dict:
     return {o.name: loc[o.name] for o in OPTIONS if o.name != "size"}
 
 
-def make_config(agent, size, **options) -> GameConfig:
+# the game's options: every agent plays under them (the others are agents' options,
+# read by the agents whose registry entry lists them)
+GAME = ("size", "layout", "mines", "density", "rules", "first_click", "first_cell",
+        "mine_count", "noise")
+
+
+def reads(agent) -> tuple:
+    """The options agent ``agent`` reads: the game's and its own (registry), in table
+    order.
+
+    >>> reads("basic")
+    ('size', 'layout', 'mines', 'density', 'rules', 'first_click', 'first_cell', 'mine_count', 'noise')
+    """
+    own = set(AGENTS[agent].options)
+    return tuple(o.name for o in OPTIONS if o.name in GAME or o.name in own)
+
+
+def _is_default(name, value) -> bool:
+    d = DEFAULTS[name]
+    if value is d:
+        return True
+    if isinstance(value, bool) != isinstance(d, bool):  # (True == 1 in Python)
+        return False
+    try:
+        return bool(value == d)
+    except (TypeError, ValueError):  # e.g. an array: not a default
+        return False
+
+
+def check_reads(agents, options) -> None:
+    """Refuse an option that no agent of ``agents`` reads, unless it has its default
+    value (the entry points take every option as a keyword with its default, so a
+    default is indistinguishable from an option not given, and changes no game).
+
+    >>> check_reads(["basic"], {"endgame": 5})
+    Traceback (most recent call last):
+    ...
+    ValueError: endgame: agent 'basic' does not read this option; it reads size, layout, mines, density, rules, first_click, first_cell, mine_count, noise
+    """
+    read = {n for a in agents for n in reads(a)}
+    for name, value in options.items():
+        if name in BY_NAME and name not in read and not _is_default(name, value):
+            who = (f"agent {agents[0]!r} does not read this option; it reads "
+                   f"{', '.join(reads(agents[0]))}" if len(agents) == 1 else
+                   f"no agent of this sweep ({', '.join(agents)}) reads this option; "
+                   f"agents that do: {', '.join(a for a in AGENTS if name in reads(a))}")
+            raise ValueError(f"{name}: {who}")
+
+
+def make_config(agent, size, check=True, **options) -> GameConfig:
     """Validate user arguments (every option through its row of ``OPTIONS``); see
-    :func:`fastsweep.run` for their meaning.
+    :func:`fastsweep.run` for their meaning. An option the agent does not read is refused
+    (:func:`check_reads`) unless ``check`` is false (a sweep checks its agents together).
 
     >>> make_config("basic", (16, 30), mines=99, rules="classic").first_cell
     'corner'
@@ -398,6 +449,8 @@ def make_config(agent, size, **options) -> GameConfig:
         raise TypeError(f"make_config() got unexpected keyword arguments {sorted(unknown)}")
     if not isinstance(agent, str) or agent not in AGENTS:
         raise ValueError(f"agent: unknown agent {agent!r}; known agents: {', '.join(AGENTS)}")
+    if check:
+        check_reads([agent], options)
     raw = dict(DEFAULTS, **options, size=size)
     ctx = {"raw": raw, "agent": agent}
     for o in OPTIONS:

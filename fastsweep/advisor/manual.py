@@ -26,11 +26,17 @@ from ..kernels.engine import actions as ka
 from ..kernels.engine import env as ke
 from ..kernels.engine import game as kg
 from ..kernels.engine import layout as kl
-from ..options import kernel_params, make_config
+from ..options import GAME, OPTIONS, kernel_params, make_config
 from .advice import FIRST_CLICK_NOTE, Advice, advice_of
 from .position_text import check_position
 
 PLACEHOLDER = -1  # the tape's answer to a move not answered yet: a mine (see the notes)
+# the options a manual game takes besides its own arguments: every agent's options (the
+# game's are fixed by the position: its size, mines and what the player saw), and the
+# sensor's noise model for the noise-aware agents; their defaults are the option table's
+MANUAL_OPTIONS = tuple(o.name for o in OPTIONS if o.name not in GAME or o.name == "noise")
+
+
 def guess_order(h, w, seed=0, game=0):
     """The guess order (cell indices) of game ``game`` of root ``seed`` on an H x W board:
     the order in which ``fastsweep.play(..., seed=seed, game=game)`` guesses at random.
@@ -67,9 +73,9 @@ class ManualGame:
     ``order``: the guess order of its random guesses and tie-breaks (cell indices), by
     default that of game 0 of root ``seed`` (:func:`guess_order`). ``first_cell``: the
     opening cell of an empty board (corner, center, random or (row, col)); ``first_click``:
-    what the game guarantees about it (safe, zero or any). The agents' options
-    (``prior``, ``budget``, ``threshold``, ``risk_rules``, ``max_component``) as in
-    :func:`fastsweep.run`.
+    what the game guarantees about it (safe, zero or any). ``options``: every agent's
+    options and ``noise`` (:data:`MANUAL_OPTIONS`), as in :func:`fastsweep.run`, with the
+    option table's defaults; one the agent does not read is refused.
 
     >>> g = ManualGame([[-1] * 3] * 3, mines=1, agent="probability")
     >>> g.pending()["cell"], g.pending()["reason"]
@@ -82,19 +88,20 @@ class ManualGame:
     """
 
     def __init__(self, view, mines=None, agent="probability", *, order=None, seed=0,
-                 first_click="safe", first_cell="corner", prior=0.5, budget=0,
-                 threshold=0.125, risk_rules="complete", max_component=20):
+                 first_click="safe", first_cell="corner", **options):
         if not isinstance(agent, str) or agent not in AGENTS:
             raise ValueError(f"agent: unknown agent {agent!r}; known agents: "
                              f"{', '.join(AGENTS)}")
+        for name in options:
+            if name not in MANUAL_OPTIONS:
+                raise ValueError(f"{name}: not an option of a manual game; it takes the "
+                                 f"agents' options ({', '.join(MANUAL_OPTIONS)})")
         self.start = check_position(view, mines)
         h, w = self.shape = self.start.shape
         n = h * w
         self.cfg = make_config(agent, (h, w), mines=0 if mines is None else mines,
                                mine_count=mines is not None, first_click=first_click,
-                               first_cell=first_cell, prior=prior, budget=budget,
-                               threshold=threshold, risk_rules=risk_rules,
-                               max_component=max_component)
+                               first_cell=first_cell, **options)
         self.agent, self.mines = agent, mines
         self.params, self.fparams = kernel_params(self.cfg)
         self.order = (guess_order(h, w, seed) if order is None else _check_order(order, n))
@@ -267,8 +274,7 @@ class ManualGame:
 
 
 def advise(view, mines=None, agent="probability", *, order=None, seed=0, first_click="safe",
-           first_cell="corner", prior=0.5, budget=0, threshold=0.125, risk_rules="complete",
-           max_component=20) -> Advice:
+           first_cell="corner", **options) -> Advice:
     """What agent ``agent`` would do next in position ``view``, and why.
 
     ``view``: -1 hidden, -2 known mine, 0..8 a revealed clue (an int array or a list of
@@ -278,7 +284,7 @@ def advise(view, mines=None, agent="probability", *, order=None, seed=0, first_c
     whenever one exists), and its random guesses and ties follow ``order`` (cell indices;
     default: the guess order of game 0 of root ``seed``). An all-hidden board gets the
     opening move, on ``first_cell``; ``first_click`` is what the game guarantees about it.
-    The other options as in :func:`fastsweep.run`. Returns an :class:`Advice`
+    ``options``: the agent's options, as for :class:`ManualGame`. Returns an :class:`Advice`
     (``.text()`` prints it as the command line does).
 
     Raises ValueError for an unknown agent or option, and for a position no mine layout
@@ -302,6 +308,5 @@ def advise(view, mines=None, agent="probability", *, order=None, seed=0, first_c
     [[0.0, 0.5, 0.33], [0.0, 0.5, 0.33], [0.0, 0.0, 0.33]]
     """
     game = ManualGame(view, mines, agent, order=order, seed=seed, first_click=first_click,
-                      first_cell=first_cell, prior=prior, budget=budget, threshold=threshold,
-                      risk_rules=risk_rules, max_component=max_component)
+                      first_cell=first_cell, **options)
     return game.advice()

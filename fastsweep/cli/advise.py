@@ -12,10 +12,9 @@ from __future__ import annotations
 import sys
 
 from ..agents import AGENTS
-from ..options import BY_NAME
+from ..advisor.manual import MANUAL_OPTIONS
+from ..options import add_flags
 
-#: The agents' options the advisor takes, with their flags and help from the option table.
-AGENT_OPTIONS = ("prior", "budget", "threshold", "risk_rules", "max_component")
 COMMANDS = ("a clue 0-8, m (it was a mine), undo (take the last answer back), board (the "
             "probabilities now), quit")
 
@@ -40,11 +39,7 @@ def add_parsers(sub):
     p.add_argument("--first-cell", dest="first_cell", metavar="CELL", default="corner",
                    help="the agent's opening cell on an empty board: corner (default), "
                         "center, random or ROW,COL")
-    for name in AGENT_OPTIONS:
-        o = BY_NAME[name]
-        p.add_argument(o.flag, dest=name, type=o.type, metavar=o.metavar, default=o.default,
-                       help=o.help + (f" (default {o.default})"
-                                      if type(o.default) in (int, float) else ""))
+    add_flags(p, only=MANUAL_OPTIONS)  # every agent's options, flags and help from the table
     p.add_argument("--seed", type=int, default=0,
                    help="the agent's random guesses follow the guess order of game 0 of this "
                         "root seed (default 0)")
@@ -93,7 +88,7 @@ def cmd_advise(a):
         check_png_path(a.png)
     check_position(view, a.mines, name="position")  # errors name the file's row and column
     game = ManualGame(view, a.mines, a.agent, seed=a.seed, first_click=a.first_click,
-                      first_cell=a.first_cell, **{k: getattr(a, k) for k in AGENT_OPTIONS})
+                      first_cell=a.first_cell, **{k: getattr(a, k) for k in MANUAL_OPTIONS})
     if a.interactive:
         return interactive(game, a.png)
     advice = game.advice()

@@ -35,7 +35,7 @@ from collections import deque
 
 from .backends import Dask
 from .execute import BACKENDS, SweepWorkerError, _execute, run_batch, run_task, warm_up
-from ..options import sweep_options
+from ..options import check_reads, sweep_options
 from .grid import FORMAT, _resolve, board_key, chunk_size, parse_range
 from .integrity import FolderLock
 from .plan import _Plan
@@ -113,9 +113,10 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
     [[0.1, False, 200], [0.1, True, 200], [0.2, False, 200], [0.2, True, 200]]
     """
     loc = locals()
+    single = {o.name: loc[o.name] for o in sweep_options("single")}
     params, boards = _resolve(agents, sizes, densities, mines, rules, mine_count, games, ci,
-                              min_games, max_games, seed, chunk_games,
-                              **{o.name: loc[o.name] for o in sweep_options("single")})
+                              min_games, max_games, seed, chunk_games, **single)
+    check_reads(params["agents"], single)  # an option no agent of the sweep reads
     if workers is None:
         workers = os.cpu_count() or 1
     cap = MAX_WORKERS_PER_CORE * (os.cpu_count() or 1)

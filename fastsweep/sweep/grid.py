@@ -193,7 +193,7 @@ def _resolve(agents, sizes, densities, mines, rules, mine_count, games, ci, min_
     boards = []
     for (h, w), x, r in product(sizes, densities if densities is not None else mines, rules):
         kw = dict(density=x) if densities is not None else dict(mines=x)
-        cfgs = [make_config(a, (h, w), rules=r, mine_count=mc, **single, **kw)
+        cfgs = [make_config(a, (h, w), False, rules=r, mine_count=mc, **single, **kw)
                 for a, mc in members]
         c0 = cfgs[0]
         boards.append(dict(
