@@ -73,7 +73,7 @@ def _caption(fig, axes, title, notes):
     fig.legend(seen.values(), seen.keys(), loc="outside lower center",
                ncols=len(seen) if len(seen) <= 3 else 2, frameon=False)
     size = ps.STYLE["figure.titlesize"]
-    lines = [w for t in [title, *notes] if t for w in ps._wrap(fig, t, size)]
+    lines = [w for t in [title, *notes] if t for w in ps.wrap_text(fig, t, size)]
     fig.suptitle("\n".join(lines), fontsize=size)
 
 
@@ -184,7 +184,7 @@ def fig_layouts(df, density=0.2, dims=None):
             "mine (in both layouts); coloured: where a mine moved to; light grey: the cell it "
             f"left. Titles: the agent's mean score on {int(df.eval_plays.max()):,} held-out "
             "games, random start -> searched")
-    fig.suptitle("\n".join(ps._wrap(fig, text, size)), fontsize=size)
+    fig.suptitle("\n".join(ps.wrap_text(fig, text, size)), fontsize=size)
     return fig
 
 
@@ -233,7 +233,7 @@ def fig_exhaustive(ex, tops):
             f"class) scored on the same games ({plays} a layout); the hardest re-scored on "
             "as many held-out games. Below: the hardest layout of each, dark = mine, "
             "title = board/mines: held-out score")
-    fig.suptitle("\n".join(ps._wrap(fig, text, size)), fontsize=size)
+    fig.suptitle("\n".join(ps.wrap_text(fig, text, size)), fontsize=size)
     return fig
 
 

@@ -86,7 +86,7 @@ def fig_chains(df, out):
                 f"solid: median over the {n.min()}-{n.max()} games of a point of the "
                 "largest over the game's guesses, shaded: its quartiles; dashed: median "
                 "of the opening's own"]
-        lines = [w for t in text for w in ps._wrap(fig, t, ps.STYLE["figure.titlesize"])]
+        lines = [w for t in text for w in ps.wrap_text(fig, t, ps.STYLE["figure.titlesize"])]
         fig.set_figheight(fig.get_figheight() + max(len(lines) - 2, 0) * 0.15)
         fig.suptitle("\n".join(lines), fontsize=ps.STYLE["figure.titlesize"])
         return ps.save(fig, os.path.join(out, "fig_chains"), ("png",))
@@ -133,7 +133,7 @@ def fig_guess(df, out):
                 "where the guessed cell was",
                 "mean over the guesses of a point (points of at least 20 guesses), shaded: "
                 "95% CI; log scale"]
-        lines = [w for t in text for w in ps._wrap(fig, t, ps.STYLE["figure.titlesize"])]
+        lines = [w for t in text for w in ps.wrap_text(fig, t, ps.STYLE["figure.titlesize"])]
         fig.set_figheight(fig.get_figheight() + max(len(lines) - 2, 0) * 0.15)
         fig.suptitle("\n".join(lines), fontsize=ps.STYLE["figure.titlesize"])
         return ps.save(fig, os.path.join(out, "fig_guess"), ("png",))
