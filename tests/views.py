@@ -191,10 +191,10 @@ def brute_view(v, *, mines, max_component, order):
     S = state_of(v, mines=mines, order=order)
     ded = np.zeros(n, np.int8)
     share = np.full(n, np.nan)
-    enumerated, _, decided, summin, u = brute_analyse(S, max_component, ded, share)
+    e = brute_analyse(S, max_component, ded, share)
     cell, kind, p = -1, 0, np.nan
-    if decided == 0:
-        cell, kind, p = choose_guess(S, share, enumerated, summin, u)
+    if e.decided == 0:
+        cell, kind, p = choose_guess(S, share, e.enumerated, e.summin, e.u)
     return BruteView(ded.reshape(h, w), share.reshape(h, w), cell, kind, p)
 
 

@@ -45,16 +45,17 @@ N_KEYS = 9 * 9  # isolated-cell classes: hidden neighbours x known-mine neighbou
 def decided_complete(S, q):
     """Hidden cells complete deduction decides on ``S``'s knowledge (query ``q``,
     deduction only); -1 if the analysis was approximated or found no layout."""
-    res, approx, box, nbox, _, _, uded, _, _, _ = analyse(S, q)
-    if res != ST_OK or approx > 0:
+    a = analyse(S, q)
+    if a.status != ST_OK or a.approx > 0:
         return -1
+    box = a.box
     d = 0
     fc = 0
-    for b in range(nbox):
+    for b in range(a.nbox):
         fc += box[b, CB_SIZE]
         if box[b, CB_DED] != 0:
             d += box[b, CB_SIZE]
-    if uded != 0:
+    if a.uded != 0:
         d += hidden_left(S) - fc
     return d
 

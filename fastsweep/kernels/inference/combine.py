@@ -13,10 +13,9 @@ independent; this module couples them through their weights by mine count
   count k (the weight of everything else) and runs its backward pass with it.
 """
 import math
+from collections import namedtuple
 
 import numpy as np
-
-from collections import namedtuple
 
 from .count_path import backward, heuristic
 from .tree.count_tree import backward_tree
@@ -41,6 +40,13 @@ Comps = namedtuple("Comps", "clen kmin kmax how woff wv wx lsc")
 #: draws of the components too large to count (``estimate.py``): (box counts
 #: (draws, boxes in path order), log weights (components, draws), mine totals (same)).
 Counted = namedtuple("Counted", "pool tp plan smp")
+
+#: Result of :func:`combine_total`: status (ST_*); ``more``, the components whose weights
+#: underflowed in their backward pass (estimated instead); the unconstrained cells' mine
+#: probability ``pu`` and deduction ``uded`` (0/1 safe/2 mine); ``logw``, the log of the
+#: number of layouts less the components' own log scales (``cm.lsc``); ``se``, the
+#: largest standard error of a sampled box's probability.
+Combined = namedtuple("Combined", "status more pu uded logw se")
 
 
 @njit(cache=True)
@@ -77,10 +83,7 @@ def _shifted_dot(vec, span_, R, Rx, shift):
 def combine_total(fr, cm, cd, x, bprob, u, mleft, srange):
     """Box probabilities and deductions of every component, and those of the ``u``
     unconstrained cells, given ``mleft`` mines left; ``srange`` = (fewest, most) frontier
-    mines. Returns (status, approximated, pu, uded, log weight, largest standard error):
-    ``approximated`` counts components whose weights underflowed in their backward pass
-    (estimated instead); the log of the number of layouts, less the components' own log
-    scales (``cm.lsc``); the largest standard error of a sampled box's probability."""
+    mines. Returns a :data:`Combined`."""
     smin, smax = srange
     ncomp = fr.ncomp
     clen, kmin, kmax, how, woff, wv, wx, _ = cm
@@ -137,7 +140,7 @@ def combine_total(fr, cm, cd, x, bprob, u, mleft, srange):
             if px[t0 + kk] and g[kk] > lmax:
                 lmax = g[kk]
     if lmax == -np.inf:
-        return ST_TOTAL, 0, 0.0, 0, np.nan, 0.0
+        return Combined(ST_TOTAL, 0, 0.0, 0, np.nan, 0.0)
     for kk in range(smin, smax + 1):
         g[kk] = math.exp(g[kk] - lmax) if gx[kk] else 0.0
     # unconstrained cells
@@ -180,7 +183,7 @@ def combine_total(fr, cm, cd, x, bprob, u, mleft, srange):
         if how[i] != HOW_APPROX:
             code = backward_any(fr, i, cm, cd, x, (G, Gx, True), bprob)
             if code == 1:
-                return ST_TOTAL, approx, 0.0, 0, np.nan, 0.0
+                return Combined(ST_TOTAL, approx, 0.0, 0, np.nan, 0.0)
             if code == 2:
                 approx += 1
                 heuristic(fr, i, bprob)
@@ -195,4 +198,4 @@ def combine_total(fr, cm, cd, x, bprob, u, mleft, srange):
             inv = 1.0 / mx
             for j in range(plo[i], phi[i] + 1):
                 R[j] *= inv
-    return ST_OK, approx, pu, uded, math.log(z) + lmax + plsc, se
+    return Combined(ST_OK, approx, pu, uded, math.log(z) + lmax + plsc, se)

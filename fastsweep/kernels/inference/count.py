@@ -43,8 +43,9 @@ from .frontier import (
 )
 from ..engine.layout import REVEALED
 
-__all__ = ["ST_OK", "ST_CLUES", "ST_TOTAL", "DEFAULT_BUDGET", "MAX_BUDGET", "SAMPLES", "Analysis", "Comps",
-           "Query", "query", "analyse", "analyse_frontier", "total_free"]
+__all__ = ["ST_OK", "ST_CLUES", "ST_TOTAL", "DEFAULT_BUDGET", "MAX_BUDGET", "SAMPLES",
+           "Analysis", "Comps", "PositionAnalysis", "Query", "query", "analyse",
+           "analyse_frontier", "total_free"]
 
 DEFAULT_BUDGET = 1 << 20  # DP states per component
 #: The largest budget the API and the options accept: the DP's memory follows the budget
@@ -70,6 +71,16 @@ METHOD_TREE = 2
 #: standard error of a box's probability, smallest effective sample size).
 Analysis = namedtuple("Analysis",
                       "status approx bprob pu uded smin smax u mleft logw undecided est")
+
+#: Result of :func:`analyse`: status (ST_*); approx, the components approximated (0:
+#: exact); the box table ``box`` (CB_DED: 0 undetermined, 1 safe, 2 mine; cells in
+#: CB_C..) and its ``nbox`` boxes in use; ``bprob[b]``, the mine probability of each cell
+#: of box b; ``pu``, that of an unconstrained hidden cell, and ``uded``, their deduction
+#: (0/1 safe/2 mine); ``logw``, the log of the total weight (see :data:`Analysis`; NaN
+#: when only deduction was asked for); ``undecided`` and ``est`` as in :data:`Analysis`.
+#: ``S[c, F_AUX]`` is the box of hidden cell c afterwards, -1 if unconstrained.
+PositionAnalysis = namedtuple("PositionAnalysis",
+                              "status approx box nbox bprob pu uded logw undecided est")
 
 
 @njit(cache=True)
@@ -100,18 +111,9 @@ def query(mine_count, prior, budget, want_prob):
 
 @njit(cache=True)
 def analyse(S, q):
-    """Complete deduction and exact mine probabilities for the position in ``S``.
-
-    Returns (status, approx, box, nbox, bprob, pu, uded, logw, undecided, est):
-    status ST_OK / ST_CLUES / ST_TOTAL; approx = components approximated (0: exact);
-    box = the box table (CB_DED: 0 undetermined, 1 safe, 2 mine; cells in CB_C..);
-    bprob[b] = mine probability of each cell of box b; pu = mine probability of an
-    unconstrained hidden cell; uded = 0/1/2 deduction for the unconstrained cells.
-    ``S[c, F_AUX]`` is the box of hidden cell c, -1 if unconstrained. logw: the log of
-    the total weight (see :data:`Analysis`; NaN when only deduction was asked for);
-    undecided: approximated components whose deduction by search was cut short; est:
-    their sampled probabilities' (largest standard error, smallest effective sample
-    size).
+    """Complete deduction and exact mine probabilities for the position in ``S``: a
+    :data:`PositionAnalysis` (status ST_OK / ST_CLUES / ST_TOTAL, the box table and its
+    deductions, the mine probabilities, the log total weight...).
 
     ``q`` is a :data:`Query`. With ``want_prob`` False (deduction only) and the mine
     total known, the cheaper count without the total runs first; when :func:`total_free`
@@ -127,7 +129,8 @@ def analyse(S, q):
         fr = soften(frontier(S), S, soft) if want_prob else informative(S, soft)
         lconst = _settled_soft(S, soft)
         if lconst == -np.inf:
-            return ST_CLUES, 0, fr.box, fr.nbox, np.zeros(1), 0.0, 0, np.nan, 0, (0.0, 0.0)
+            return PositionAnalysis(ST_CLUES, 0, fr.box, fr.nbox, np.zeros(1), 0.0, 0, np.nan,
+                                    0, (0.0, 0.0))
     if budget <= 0:
         budget = DEFAULT_BUDGET
     none = np.zeros((0, 3), np.int64)
@@ -135,13 +138,13 @@ def analyse(S, q):
         a = analyse_frontier(S, fr, False, 0.5, budget, none, method)
         # (an approximated component's range is not known: the total may matter there)
         if a.status != ST_OK or (a.approx == 0 and total_free(a.smin, a.smax, a.u, a.mleft)):
-            return (a.status, a.approx, fr.box, fr.nbox, a.bprob, a.pu, 0, np.nan, a.undecided,
-                    a.est)
+            return PositionAnalysis(a.status, a.approx, fr.box, fr.nbox, a.bprob, a.pu, 0,
+                                    np.nan, a.undecided, a.est)
     a = analyse_frontier(S, fr, mine_count, prior, budget, none, method)
     # (a soft deduction-only count left clues out: its weight is not the position's)
     logw = a.logw + lconst if want_prob or soft.shape[0] == 0 else np.nan
-    return (a.status, a.approx, fr.box, fr.nbox, a.bprob, a.pu, a.uded, logw,
-            a.undecided, a.est)
+    return PositionAnalysis(a.status, a.approx, fr.box, fr.nbox, a.bprob, a.pu, a.uded, logw,
+                            a.undecided, a.est)
 
 
 @njit(cache=True)

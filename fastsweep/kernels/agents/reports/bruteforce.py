@@ -39,6 +39,8 @@ not R_RANDOM, since it need not be the first hidden cell of the guess order, whi
 what a "random guess" promises. t is the largest possible mean of mines per off-frontier
 cell (every enumerated component at its fewest, skipped ones at none).
 """
+from collections import namedtuple
+
 import numpy as np
 
 from ...engine.actions import act_flat
@@ -55,6 +57,11 @@ from ...engine.layout import (
 from ...engine.local import guess_in_order
 
 TIE_RTOL = 1e-12  # as policies.TIE_RTOL (not imported: that module pulls in the counter)
+
+#: Result of :func:`analyse`: frontier components ``enumerated`` and ``skipped`` (larger
+#: than the largest enumerated), cells ``decided``, ``summin`` the sum of the enumerated
+#: components' fewest mines, ``u`` the off-frontier hidden cells.
+Enumeration = namedtuple("Enumeration", "enumerated skipped decided summin u")
 
 DEC_SAFE = 1
 DEC_MINE = 2
@@ -174,8 +181,7 @@ def _enumerate(S, cells, m, clues, ncl, locof, cnt, cm, row0, memb, memb_n, rem,
 def analyse(S, maxc, ded, share):
     """Steps 1-4 on ``S``'s knowledge: ``share[c]`` (float64, N, NaN-filled) becomes each
     enumerated cell's share and ``ded[c]`` (int8, N, zeroed) DEC_SAFE / DEC_MINE where it
-    is 0 / 1. Returns (components enumerated, components skipped, cells decided, sum of
-    the components' fewest mines, off-frontier hidden cells)."""
+    is 0 / 1. Returns an :data:`Enumeration`."""
     n = ncells(S)
     F = flat(S)
     planeof = S[n, C_PLANEOF]
@@ -194,7 +200,7 @@ def analyse(S, maxc, ded, share):
             clues[nclue] = c
             nclue += 1
     if nclue == 0:
-        return 0, 0, 0, 0, hid
+        return Enumeration(0, 0, 0, 0, hid)
     first = np.empty(nclue, np.int64)  # a hidden neighbour of each clue
     for i in range(nclue):
         p = F[planeof + clues[i]]
@@ -320,7 +326,7 @@ def analyse(S, maxc, ded, share):
             if mm == 0 or mm == kept:
                 ded[c] = DEC_SAFE if mm == 0 else DEC_MINE
                 decided += 1
-    return enumerated, skipped, decided, summin, u
+    return Enumeration(enumerated, skipped, decided, summin, u)
 
 
 @njit(cache=True)
@@ -378,10 +384,11 @@ def brute_move(S, trp, maxc, stop_on_detonation):
     n = ncells(S)
     ded = np.zeros(n, np.int8)
     share = np.full(n, np.nan)
-    enumerated, skipped, decided, summin, u = analyse(S, maxc, ded, share)
-    if skipped > 0:
+    e = analyse(S, maxc, ded, share)
+    if e.skipped > 0:
         S[n, C_APPROX] += 1
     F = flat(S)
+    decided = e.decided
     if decided > 0:
         acted = 0
         for c in range(n):
@@ -395,7 +402,7 @@ def brute_move(S, trp, maxc, stop_on_detonation):
                     if stop_on_detonation:
                         return -1
         return acted
-    cell, kind, p = choose_guess(S, share, enumerated, summin, u)
+    cell, kind, p = choose_guess(S, share, e.enumerated, e.summin, e.u)
     if kind == G_ORDER:
         guess_in_order(F)
         return 1
