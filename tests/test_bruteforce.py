@@ -19,7 +19,7 @@ import naive
 from test_linalg import views as linalg_views
 import test_agent_contract as contract
 from fastsweep.options import make_config
-from fastsweep.kernels.agents.reports.bruteforce import G_FRONTIER, G_NONE, G_OFF, G_ORDER
+from fastsweep.kernels.agents.reports.brute_step import G_FRONTIER, G_NONE, G_OFF, G_ORDER
 from fastsweep.runner import play_chunk
 from views import brute_view, decide_view
 

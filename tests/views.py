@@ -16,8 +16,8 @@ from collections import namedtuple
 
 import numpy as np
 
+from fastsweep.kernels.agents.reports.brute_step import choose_guess
 from fastsweep.kernels.agents.reports.bruteforce import analyse as brute_analyse
-from fastsweep.kernels.agents.reports.bruteforce import choose_guess
 from fastsweep.kernels.agents.reports.linalg import decide as linalg_decide
 from fastsweep.kernels.agents.reports.subset import decide as subset_decide
 from fastsweep.kernels.agents.risk import risk_scores
@@ -45,7 +45,7 @@ PseqView = namedtuple("PseqView", "cell stage value p s e q")
 
 #: :func:`brute_view`'s result: ded (int8 H x W: 1 safe, 2 mine, 0 undecided), share
 #: (float64 H x W, NaN where not enumerated) and the guess: cell (-1 when cells are
-#: certain), kind (``bruteforce.G_*``), its p* or t (NaN for a guess in order).
+#: certain), kind (``brute_step.G_*``), its p* or t (NaN for a guess in order).
 BruteView = namedtuple("BruteView", "ded share cell kind p")
 
 

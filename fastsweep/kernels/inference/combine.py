@@ -1,4 +1,5 @@
-"""Combining the components of a frontier under a known mine total.
+"""Step 3 of an analysis (``count.py``): the components' marginals, coupled under a known
+mine total, or each on its own without it (:func:`marginals_free`, :func:`log_weight_free`).
 
 With the total M known, a configuration with K frontier mines weighs C(U, M_left - K):
 the U unconstrained hidden cells take the rest. The components are then no longer
@@ -199,3 +200,62 @@ def combine_total(fr, cm, cd, x, bprob, u, mleft, srange):
             for j in range(plo[i], phi[i] + 1):
                 R[j] *= inv
     return Combined(ST_OK, approx, pu, uded, math.log(z) + lmax + plsc, se)
+
+
+@njit(cache=True)
+def log_weight_free(cm, lodds, by_mines):
+    """Without the total: the log of the components' summed weights (less their log
+    scales and the (1 - prior)^cells factor): the tilt x^k is the prior's odds^k, or, for
+    components counted by mine count, odds^k is applied here."""
+    lw = 0.0
+    for i in range(cm.woff.shape[0] - 1):
+        wo = cm.woff[i]
+        if not by_mines:
+            lw += math.log(cm.wv[wo]) if cm.wv[wo] > 0.0 else -np.inf
+            continue
+        top = -np.inf
+        for k in range(cm.kmin[i], cm.kmax[i] + 1):
+            if cm.wx[wo + k]:
+                top = max(top, k * lodds)
+        z = 0.0
+        for k in range(cm.kmin[i], cm.kmax[i] + 1):
+            if cm.wx[wo + k]:
+                z += cm.wv[wo + k] * math.exp(k * lodds - top)
+        lw += top + math.log(z)
+    return lw
+
+
+@njit(cache=True)
+def marginals_free(fr, cm, cd, tilt, bprob, cinfo):
+    """Step 3 without the mine total: each counted component's backward pass on its own.
+    ``tilt`` = (x, log odds of the prior, counted by mine count): in the last case the
+    component's layouts with k mines get the prior's odds^k here, normalized in log space.
+    Returns (status, approximated): components whose weights underflowed get heuristic
+    probabilities (and ``cinfo[i, 2] = 1``)."""
+    x, lodds, by_mines = tilt
+    G = np.ones(1, np.float64)
+    Gx = np.ones(1, np.uint8)
+    more = 0
+    for i in range(fr.ncomp):
+        if cm.how[i] == HOW_APPROX:
+            continue
+        if by_mines:
+            G = np.zeros(cm.clen[i] + 1, np.float64)
+            Gx = np.zeros(cm.clen[i] + 1, np.uint8)
+            top = -np.inf
+            for k in range(cm.kmin[i], cm.kmax[i] + 1):
+                if cm.wx[cm.woff[i] + k]:
+                    top = max(top, k * lodds)
+            for k in range(cm.kmin[i], cm.kmax[i] + 1):
+                if cm.wx[cm.woff[i] + k]:
+                    G[k] = math.exp(k * lodds - top)
+                    Gx[k] = 1
+        code = backward_any(fr, i, cm, cd, x, (G, Gx, by_mines), bprob)
+        if code == 1:
+            return ST_CLUES, more
+        if code == 2:
+            more += 1
+            heuristic(fr, i, bprob)
+            if cinfo.shape[0] > 0:
+                cinfo[i, 2] = 1
+    return ST_OK, more

@@ -3,7 +3,7 @@
 
 The linalg agents' move is ``linalg.linalg_move`` (the reduced row echelon form of the
 clues' equations, and the mine total's when told), else a random guess in the guess
-order. ``bruteforce`` moves by ``bruteforce.brute_move`` (every consistent layout of each
+order. ``bruteforce`` moves by ``brute_step.brute_move`` (every consistent layout of each
 frontier component up to ``max_component`` cells: cells of share 0 / 1 decided, else the
 lowest share or an off-frontier cell); ``linalg-bruteforce`` tries ``linalg_move`` first
 and the brute-force step when it decides nothing. ``subset`` moves by
@@ -14,7 +14,7 @@ The family's entry points are made from its move by ``family.make_family``:
 on a typed-in view through ``tests/views.py``.)
 """
 from ...engine.env import flat
-from .bruteforce import brute_move
+from .brute_step import brute_move
 from ...engine.game import P_AGENT, P_MAX_COMPONENT, P_RULES, RULES_CLASSIC
 from ...jit import njit
 from ..family import make_family, no_workspace
