@@ -19,9 +19,9 @@ import naive
 from test_linalg import views as linalg_views
 import test_agent_contract as contract
 from fastsweep.options import make_config
-from fastsweep.kernels.agents.reports.bruteforce import G_FRONTIER, G_NONE, G_OFF, G_ORDER
-from fastsweep.kernels.agents.reports.run_reports import brute_view, decide_view
+from fastsweep.kernels.agents.reports.brute_step import G_FRONTIER, G_NONE, G_OFF, G_ORDER
 from fastsweep.runner import play_chunk
+from views import brute_view, decide_view
 
 RTOL = 1e-12
 
@@ -136,7 +136,8 @@ def test_kernel_enumeration_is_the_reference(maxc, told):
     seen = set()
     for k, (view, total) in enumerate(VIEWS):
         mines = total if told else None
-        ded, share, cell, kind, p = brute_view(view, total if told else -1, maxc, ORDERS[k])
+        ded, share, cell, kind, p = brute_view(view, mines=total if told else -1,
+                                               max_component=maxc, order=ORDERS[k])
         rded, rshare, rcell, rkind, rp = reference(view, mines, maxc, ORDERS[k], CACHES[k])
         at = (k, view, total if told else None, maxc)
         assert np.array_equal(ded.ravel(), rded), at + (ded, rded)
@@ -157,7 +158,8 @@ def test_kernel_enumeration_is_the_reference(maxc, told):
 def test_decisions_are_certain(told):
     for k, (view, total) in enumerate(VIEWS):
         safe, mine = fastsweep.deduce(view, total if told else None)
-        ded, _, _, _, _ = brute_view(view, total if told else -1, 20, ORDERS[k])
+        ded, _, _, _, _ = brute_view(view, mines=total if told else -1, max_component=20,
+                                    order=ORDERS[k])
         assert safe[ded == 1].all() and mine[ded == 2].all(), (k, view, ded)
 
 
@@ -166,8 +168,8 @@ def test_linalg_bruteforce_decides_at_least_linalg(told):
     more = 0
     for k, (view, total) in enumerate(VIEWS):
         tot = total if told else -1
-        a, _, _ = decide_view(view, tot, False)
-        b, share, _, _, _ = brute_view(view, tot, 30, ORDERS[k])
+        a, _, _ = decide_view(view, mines=tot, plus=False)
+        b, share, _, _, _ = brute_view(view, mines=tot, max_component=30, order=ORDERS[k])
         step = a if (a > 0).any() else b  # linalg-bruteforce's step on this view
         assert (step[a > 0] == a[a > 0]).all(), k
         if not told:  # with every component enumerated the enumeration decides more
@@ -184,12 +186,14 @@ def test_the_off_frontier_rule():
                      [1, -1, -1, -1]], np.int8)
     order = np.arange(8)
     for total, kind, p in [(1, G_OFF, 0.0), (3, G_OFF, 0.5), (4, G_FRONTIER, 0.5)]:
-        _, share, cell, k, q = brute_view(view, total, 20, order)
+        _, share, cell, k, q = brute_view(view, mines=total, max_component=20, order=order)
         assert (k, q) == (kind, p) and cell == (2 if kind == G_OFF else 1), total
         assert share[0, 1] == share[1, 1] == 0.5
-    _, _, cell, k, q = brute_view(view, -1, 20, order)  # without the total: no t
+    # without the total: no t
+    _, _, cell, k, q = brute_view(view, mines=-1, max_component=20, order=order)
     assert (cell, k, q) == (1, G_FRONTIER, 0.5)
-    _, _, cell, k, _ = brute_view(view, 3, 1, order[::-1].copy())  # skipped: in order
+    # component skipped: a guess in order
+    _, _, cell, k, _ = brute_view(view, mines=3, max_component=1, order=order[::-1].copy())
     assert (cell, k) == (7, G_ORDER)
 
 
@@ -223,8 +227,8 @@ def test_traced_guesses_report_their_share(mc):
         clue = list(t.clues.ravel())
         for i in np.flatnonzero(mv.reason.str.startswith(("share of", "off-frontier"))):
             view = naive.view_after(9, 9, clue, cells[:i], outs[:i])
-            ded, share, cell, kind, p = brute_view(view, cfg.mines if mc else -1, 20,
-                                                   np.asarray(order))
+            ded, share, cell, kind, p = brute_view(view, mines=cfg.mines if mc else -1,
+                                                   max_component=20, order=order)
             at = (mc, g, i, mv.reason.iloc[i])
             assert not ded.any() and cell == cells[i], at
             assert mv.action.iloc[i] == "guess" and mv.probability.iloc[i] == p, at

@@ -12,8 +12,8 @@ import fastsweep
 import naive
 from fastsweep.cli import main as cli
 from fastsweep.kernels.engine import layout as kl
-from fastsweep.kernels.agents.solver.run_solver import lookahead_view
 from test_pseq import CASES, full_games
+from views import lookahead_view
 
 
 def opening(h, w, r, c, value):
@@ -25,14 +25,17 @@ def opening(h, w, r, c, value):
 def test_the_far_corner_after_a_corner_number():
     v = opening(16, 30, 0, 0, 1)
     order = np.arange(480)
-    assert lookahead_view(v, 99, order, 1000, 10 ** 6, 0.9, 0, 1) == (
+    endgame = dict(endgame=1000, nodes=10 ** 6)
+    assert lookahead_view(v, mines=99, order=order, cut=0.9, corner=True, **endgame) == (
         479, kl.R_CORNER_GUESS, 0, -1)
-    cell, why, _, _ = lookahead_view(v, 99, order, 1000, 10 ** 6, 0.9, 0, 0)
+    cell, why, _, _ = lookahead_view(v, mines=99, order=order, cut=0.9, corner=False,
+                                     **endgame)
     assert why == kl.R_LOOKAHEAD_GUESS and cell != 479  # the look-ahead's own choice
     # from the centre every corner is as far: the first of them in the guess order
     v = opening(5, 5, 2, 2, 2)
     order = np.array([7, 20, 4, 0, 24] + [c for c in range(25) if c not in (7, 20, 4, 0, 24)])
-    assert lookahead_view(v, 4, order, 0, 1, 0.9, 0, 1)[:3] == (20, kl.R_CORNER_GUESS, 12)
+    assert lookahead_view(v, mines=4, order=order, cut=0.9, corner=True)[:3] == (
+        20, kl.R_CORNER_GUESS, 12)
 
 
 def test_not_when_a_cell_is_safer_or_more_is_known():
@@ -40,7 +43,7 @@ def test_not_when_a_cell_is_safer_or_more_is_known():
     v = opening(4, 4, 0, 0, 1)
     _, _, p = naive.brute_force_view(v, 10)
     assert p[3, 3] > p[0, 1]
-    cell, why, _, _ = lookahead_view(v, 10, np.arange(16), 0, 1, 0.9, 0, 1)
+    cell, why, _, _ = lookahead_view(v, mines=10, order=np.arange(16), cut=0.9, corner=True)
     assert why != kl.R_CORNER_GUESS and cell in (1, 4, 5)
     # a second revealed cell: the game is past its opening
     v = opening(3, 6, 0, 0, 1)
@@ -48,7 +51,8 @@ def test_not_when_a_cell_is_safer_or_more_is_known():
     safe, sure, p = naive.brute_force_view(v, 4)
     assert not safe.any() and not sure.any()
     assert p[2, 5] == pytest.approx(p[v == -1].min())  # the far corner is among the safest
-    assert lookahead_view(v, 4, np.arange(18), 0, 1, 0.9, 0, 1)[1] != kl.R_CORNER_GUESS
+    why = lookahead_view(v, mines=4, order=np.arange(18), cut=0.9, corner=True)[1]
+    assert why != kl.R_CORNER_GUESS
 
 
 def test_the_endgame_search_comes_first():
@@ -56,8 +60,11 @@ def test_the_endgame_search_comes_first():
     # its exact move stands before the heuristic (which would take the far corner)
     v = opening(4, 4, 0, 0, 1)
     order = np.arange(16)
-    assert lookahead_view(v, 2, order, 0, 1, 0.9, 0, 1)[:3] == (15, kl.R_CORNER_GUESS, 0)
-    assert lookahead_view(v, 2, order, 1000, 10 ** 6, 0.9, 0, 1)[1] == kl.R_ENDGAME_GUESS
+    assert lookahead_view(v, mines=2, order=order, cut=0.9, corner=True)[:3] == (
+        15, kl.R_CORNER_GUESS, 0)
+    why = lookahead_view(v, mines=2, order=order, cut=0.9, corner=True, endgame=1000,
+                         nodes=10 ** 6)[1]
+    assert why == kl.R_ENDGAME_GUESS
 
 
 def test_full_games_pass_the_contract_and_say_why():

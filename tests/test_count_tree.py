@@ -115,8 +115,9 @@ def test_every_kernel_caches_in_the_source_keyed_folder():
     import fastsweep.kernels as fk
     want = fk.cache_dir()
     seen = 0
-    for m in pkgutil.iter_modules(fk.__path__):
-        mod = importlib.import_module(f"fastsweep.kernels.{m.name}")
+    # every kernel module at any depth (kernels/engine, inference, agents and below)
+    for m in pkgutil.walk_packages(fk.__path__, prefix="fastsweep.kernels."):
+        mod = importlib.import_module(m.name)
         for name, f in vars(mod).items():
             cache = getattr(f, "_cache", None)
             if getattr(f, "__module__", None) == mod.__name__ and hasattr(cache, "_cache_path"):

@@ -11,11 +11,13 @@ import numpy as np
 import pytest
 
 from fastsweep.kernels.agents.solver import endgame
-from fastsweep.kernels.agents.solver.endgame import best_move, endgame_view
+from fastsweep.kernels.agents.solver.endgame import best_move
 from fastsweep.kernels.agents.solver.layouts_enum import MINE, solutions
 from fastsweep.kernels.engine.env import new_state
 from fastsweep.kernels.engine.layout import C_KMINES
 from fastsweep.kernels.engine.view import fill_state
+import views
+from views import endgame_view
 
 
 def nbrs(h, w, c):
@@ -88,8 +90,10 @@ def naive_move(rows, layouts, j, memo):
     return sum(naive_value(rows, frozenset(p), memo) for p in parts.values())
 
 
-def test_docstring_examples():
-    result = doctest.testmod(endgame, optionflags=doctest.ELLIPSIS)
+@pytest.mark.parametrize("module", [endgame, views], ids=["endgame", "views"])
+def test_docstring_examples(module):
+    # best_move's example in the module; the search on a typed-in view in tests/views.py
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0
     assert result.attempted >= 2
 
@@ -168,8 +172,8 @@ def test_best_move_equals_naive_minimax():
         mines = [sum(r[k] == MINE for r in rows) for k in range(len(cells))]
         ties = [k for k in range(len(cells)) if naive_move(rows, everything, k, memo) == value]
         assert min(ties, key=lambda k: (mines[k], k)) == j
-        assert endgame_view(v, m, 200, 10 ** 7) == (cells[j] // v.shape[1],
-                                                   cells[j] % v.shape[1], wins, count)
+        assert endgame_view(v, mines=m, max_solutions=200, node_budget=10 ** 7) == (
+            cells[j] // v.shape[1], cells[j] % v.shape[1], wins, count)
         sizes.append(count)
     assert max(sizes) > 100 and sum(s <= 20 for s in sizes) > 30
 
@@ -185,7 +189,7 @@ def test_node_budget():
         jb, _, _ = best_move(table, nodes - 1)
         assert jb == -1
         assert best_move(table, 1)[0] == -1
-        assert endgame_view(v, m, 300, 1)[:3] == (-1, -1, -1)
+        assert endgame_view(v, mines=m, max_solutions=300, node_budget=1)[:3] == (-1, -1, -1)
         tried += 1
     assert tried > 10
 
@@ -206,7 +210,7 @@ def test_whole_4x4_game(m):
     for value, rows in sorted(by_value.items()):
         v = np.full((h, w), -1, np.int8)
         v[0, 0] = value
-        r, c, wins, count = endgame_view(v, m, 5000, 10 ** 8)
+        r, c, wins, count = endgame_view(v, mines=m, max_solutions=5000, node_budget=10 ** 8)
         assert count == len(rows)
         wins_search += wins
         wins_naive += naive_value(rows, frozenset(range(len(rows))), {})
@@ -216,17 +220,17 @@ def test_whole_4x4_game(m):
           f"= {wins_search / total:.6f}")
 
 
-@pytest.mark.parametrize("args,match", [
-    ((np.array([[-1, 9]], np.int8), 1, 10, 10), "v:"),
-    ((np.array([[-1, 3]], np.int8), 1, 10, 10), "v:"),
-    ((np.array([[-1, 1]], np.int8), 2, 10, 10), "mines:"),
-    ((np.array([[-1, -1, 1]], np.int8), 1, 0, 10), "max_solutions:"),
-    ((np.array([[-1, -1, 1]], np.int8), 1, 10, 0), "node_budget:"),
-    ((np.array([[-1, 0, -1, 2, -1]], np.int8), 2, 10, 10), "v: no mine layout"),
+@pytest.mark.parametrize("v,mines,max_solutions,node_budget,match", [
+    (np.array([[-1, 9]], np.int8), 1, 10, 10, "v:"),
+    (np.array([[-1, 3]], np.int8), 1, 10, 10, "v:"),
+    (np.array([[-1, 1]], np.int8), 2, 10, 10, "mines:"),
+    (np.array([[-1, -1, 1]], np.int8), 1, 0, 10, "max_solutions:"),  # layouts_enum.solutions
+    (np.array([[-1, -1, 1]], np.int8), 1, 10, 0, "node_budget:"),  # best_move
+    (np.array([[-1, 0, -1, 2, -1]], np.int8), 2, 10, 10, "v: no mine layout"),
 ])
-def test_bad_input(args, match):
+def test_bad_input(v, mines, max_solutions, node_budget, match):
     with pytest.raises(ValueError, match=match):
-        endgame_view(*args)
+        endgame_view(v, mines=mines, max_solutions=max_solutions, node_budget=node_budget)
 
 
 def test_total_not_told():

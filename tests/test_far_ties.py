@@ -10,8 +10,8 @@ import naive
 from fastsweep.kernels.engine import layout as kl
 from fastsweep.kernels.agents.solver.offedge import reveal_distance
 from fastsweep.kernels.agents.risk import iso_key
-from fastsweep.kernels.agents.solver.run_solver import _view_state, lookahead_view
 from test_pseq import CASES, full_games
+from views import lookahead_view, state_of
 
 
 def chebyshev(view):
@@ -31,7 +31,7 @@ def test_reveal_distance_is_the_chebyshev_distance():
     for _ in range(200):
         h, w = rng.integers(1, 9, 2)
         view, mines = naive.random_view(rng, h, w, 0.2, rng.choice([0.0, 0.05, 0.3]), 0.3)
-        S, _, _ = _view_state(view, mines, np.arange(h * w))
+        S = state_of(view, mines=mines, order=np.arange(h * w))
         assert (reveal_distance(S).reshape(h, w) == chebyshev(view)).all(), view
 
 
@@ -42,11 +42,11 @@ def test_the_choice_has_no_farther_twin():
         h, w = (6, 9) if rng.random() < 0.5 else (8, 8)
         view, mines = naive.random_view(rng, h, w, 0.15, 0.08, 0.0)
         order = rng.permutation(h * w)
-        far = lookahead_view(view, mines, order, 0, 1, 0.9, 0, 0, 0, 0, 1)
-        near = lookahead_view(view, mines, order, 0, 1, 0.9, 0, 0, 0, 0, 0)
+        far = lookahead_view(view, mines=mines, order=order, cut=0.9, far=True)
+        near = lookahead_view(view, mines=mines, order=order, cut=0.9, far=False)
         if far[1] != kl.R_LOOKAHEAD_GUESS:
             continue
-        S, _, _ = _view_state(view, mines, order)
+        S = state_of(view, mines=mines, order=order)
         d = reveal_distance(S)
         c = far[0]
         k = iso_key(S, c)

@@ -17,9 +17,9 @@ import pytest
 import fastsweep
 import naive
 from fastsweep.kernels.engine import layout as kl
-from fastsweep.kernels.agents.solver.run_solver import fifty_view, lookahead_view
 from test_lookahead import reference_score
 from test_pseq import CASES, full_games
+from views import fifty_view, lookahead_view
 
 
 def reference_set(view, mines, blocks):
@@ -130,8 +130,8 @@ def test_every_named_set_is_an_unavoidable_fifty_fifty():
         tried += 1
         h, w = view.shape
         order = rng.permutation(h * w)
-        cells, colours = fifty_view(view, mines, order, 1)
-        pairs, pcol = fifty_view(view, mines, order, 0)
+        cells, colours = fifty_view(view, mines=mines, order=order, blocks=True)
+        pairs, pcol = fifty_view(view, mines=mines, order=order, blocks=False)
         for got, got_cls, blocks in ((cells, colours, 1), (pairs, pcol, 0)):
             want = reference_set(view, mines, blocks)
             if want is None:
@@ -164,16 +164,17 @@ def test_a_block_is_guessed_first_and_named():
     _, _, p = naive.brute_force_view(view, 6)
     assert np.allclose(p[1:3, 1:3], 0.5)
     order = np.arange(16)
-    cells, colours = fifty_view(view, 6, order, 1)
+    cells, colours = fifty_view(view, mines=6, order=order, blocks=True)
     assert sorted(cells) == [5, 6, 9, 10]
     assert not naive.told_apart(view, 6, list(cells), list(colours))
-    assert fifty_view(view, 6, order, 0)[0].size == 0  # no pair: blocks are opt-in
-    cell, why, ref, a = lookahead_view(view, 6, order, 0, 1, 0.9, 0, 0, 0, 1)
+    # no pair: blocks are opt-in
+    assert fifty_view(view, mines=6, order=order, blocks=False)[0].size == 0
+    cell, why, ref, a = lookahead_view(view, mines=6, order=order, cut=0.9, blocks=True)
     assert why == kl.R_FIFTY_GUESS and a == 4 and cell in (5, 6, 9, 10)
     assert ref in (5, 6, 9, 10) and ref != cell
     r, c = divmod(int(ref), 4)
     assert abs(r - cell // 4) + abs(c - cell % 4) == 1  # the partner named is next to it
-    assert lookahead_view(view, 6, order, 0, 1, 0.9, 0)[1] != kl.R_FIFTY_GUESS
+    assert lookahead_view(view, mines=6, order=order, cut=0.9, blocks=False)[1] != kl.R_FIFTY_GUESS
 
 
 def test_the_guessed_cell_of_a_set_has_the_best_score():
@@ -185,14 +186,14 @@ def test_the_guessed_cell_of_a_set_has_the_best_score():
             continue
         h, w = view.shape
         order = rng.permutation(h * w)
-        cells, _ = fifty_view(view, mines, order, 1)
+        cells, _ = fifty_view(view, mines=mines, order=order, blocks=True)
         if cells.size < 4:
             continue
         try:
             naive.brute_force_view(view, mines)
         except ValueError:
             continue
-        cell, why, ref, a = lookahead_view(view, mines, order, 0, 1, 0.9, 0, 0, 0, 1)
+        cell, why, ref, a = lookahead_view(view, mines=mines, order=order, cut=0.9, blocks=True)
         assert why == kl.R_FIFTY_GUESS and a == cells.size and cell in cells
         score = {int(x): reference_score(view, mines, *divmod(int(x), w))[0] for x in cells}
         assert score[int(cell)] >= max(score.values()) - 1e-9, (view, cell, score)
@@ -220,6 +221,6 @@ def test_sets_over_two_cells_only_with_the_option(blocks):
     for _ in range(300):
         view, mines = shape_view(rng)
         h, w = view.shape
-        cells, _ = fifty_view(view, mines, rng.permutation(h * w), int(blocks))
+        cells, _ = fifty_view(view, mines=mines, order=rng.permutation(h * w), blocks=blocks)
         big += cells.size > 2
     assert (big > 0) == blocks

@@ -18,9 +18,9 @@ import fastsweep
 import naive
 import test_agent_contract as contract
 from fastsweep.options import make_config
-from fastsweep.kernels.agents.reports.run_reports import decide_view
 from fastsweep.studies.positions import random_view
 from fastsweep.runner import play_chunk
+from views import decide_view
 
 
 # ---- the reference ----------------------------------------------------------------------
@@ -116,7 +116,7 @@ VIEWS = views()
 def test_kernel_reduction_is_the_fraction_rref(plus, told):
     decided = 0
     for k, (view, total) in enumerate(VIEWS):
-        ded, cut, biggest = decide_view(view, total if told else -1, plus)
+        ded, cut, biggest = decide_view(view, mines=total if told else -1, plus=plus)
         assert cut == 0 and biggest < 2**31, k
         ref = reference(view, total if told else None, plus)
         assert np.array_equal(ded, ref), (k, view, ded, ref)
@@ -130,8 +130,8 @@ def test_decisions_are_certain_and_plus_decides_more(told):
     for k, (view, total) in enumerate(VIEWS):
         mines = total if told else None
         safe, mine = fastsweep.deduce(view, mines)
-        a, _, _ = decide_view(view, total if told else -1, False)
-        b, _, _ = decide_view(view, total if told else -1, True)
+        a, _, _ = decide_view(view, mines=total if told else -1, plus=False)
+        b, _, _ = decide_view(view, mines=total if told else -1, plus=True)
         for ded in (a, b):
             assert safe[ded == 1].all() and mine[ded == 2].all(), (k, view, ded)
         assert (b[a > 0] == a[a > 0]).all(), (k, "linalg-plus keeps linalg's decisions")
@@ -144,14 +144,14 @@ def test_the_aggregate_column_counts_its_cells():
     # is safe, the unconstrained cells included (a row over all of them: linalg-plus only)
     view = np.array([[1, -1, -1, -1],
                      [1, -1, -1, -1]], np.int8)
-    a, _, _ = decide_view(view, 1, False)
-    b, _, _ = decide_view(view, 1, True)
+    a, _, _ = decide_view(view, mines=1, plus=False)
+    b, _, _ = decide_view(view, mines=1, plus=True)
     assert np.array_equal(b, reference(view, 1, True))
     assert np.array_equal(a, reference(view, 1, False))
     assert (b[:, 2:] == 1).all() and (a[:, 2:] == 0).all()
     # one unconstrained cell: its aggregate row is a single-cell row (linalg decides it)
     one = np.array([[1, -1, -1]], np.int8)
-    a, _, _ = decide_view(one, 1, False)
+    a, _, _ = decide_view(one, mines=1, plus=False)
     assert a.tolist() == [[0, 2, 1]] == reference(one, 1, False).tolist()
 
 

@@ -22,9 +22,9 @@ import fastsweep
 import naive
 from fastsweep.kernels.engine import layout as kl
 from fastsweep.kernels.agents.solver.lookahead import BONUS, SECOND, TIE_RTOL
-from fastsweep.kernels.agents.solver.run_solver import lookahead_view
 from test_endgame import MINE, naive_value, nbrs
 from test_pseq import CASES, full_games
+from views import lookahead_view
 
 
 def optimum_4x4(m):
@@ -96,7 +96,7 @@ def test_look_ahead_choice_is_the_best_living_candidate():
     for k, (view, mines) in enumerate(views()):
         h, w = view.shape
         order = rng.permutation(view.size)
-        cell, why, ref, a = lookahead_view(view, mines, order, 0, 1, 0.9, 0)
+        cell, why, ref, a = lookahead_view(view, mines=mines, order=order, cut=0.9)
         kinds[why] = kinds.get(why, 0) + 1
         if why != kl.R_LOOKAHEAD_GUESS:
             assert why == kl.R_FIFTY_GUESS, (k, why)
@@ -148,7 +148,7 @@ def test_unavoidable_fifty_fifty_is_guessed_first():
     assert not safe.any() and not sure.any()
     assert p[0, 2] == pytest.approx(0.5) and p[0, 3] == pytest.approx(1 / 6)
     for order in (np.arange(12), np.arange(12)[::-1].copy()):
-        cell, why, ref, a = lookahead_view(view, 4, order, 0, 1, 0.9, 0)
+        cell, why, ref, a = lookahead_view(view, mines=4, order=order, cut=0.9)
         assert why == kl.R_FIFTY_GUESS and {int(cell), int(ref)} == {2, 8}
         assert cell == (2 if order[0] == 0 else 8)  # mirror images tie: the guess order
     # a third cell sharing the 3s' last mine: no pair, the look-ahead plays
@@ -156,7 +156,7 @@ def test_unavoidable_fifty_fifty_is_guessed_first():
                       [-1, 3, -1, -1, -1]], np.int8)
     safe, sure, _ = naive.brute_force_view(view3, 4)
     assert not safe.any() and not sure.any()
-    assert lookahead_view(view3, 4, np.arange(10), 0, 1, 0.9, 0)[1] == kl.R_LOOKAHEAD_GUESS
+    assert lookahead_view(view3, mines=4, order=np.arange(10), cut=0.9)[1] == kl.R_LOOKAHEAD_GUESS
 
 
 def told_apart(view, mines, a, b):
@@ -211,7 +211,7 @@ def test_unavoidable_fifty_fifty_is_never_told_apart():
     assert p[0, 1] == pytest.approx(0.5) and p[1, 0] == pytest.approx(0.5)
     assert told_apart(view, 10, 1, 4)
     for order in (np.arange(16), np.arange(16)[::-1].copy()):
-        assert lookahead_view(view, 10, order, 0, 1, 0.9, 0)[1] != kl.R_FIFTY_GUESS
+        assert lookahead_view(view, mines=10, order=order, cut=0.9)[1] != kl.R_FIFTY_GUESS
     rng = np.random.default_rng(31)
     named = unnamed = 0
     for _ in range(600):
@@ -221,7 +221,8 @@ def test_unavoidable_fifty_fifty_is_never_told_apart():
         except ValueError:
             continue
         h, w = view.shape
-        cell, why, ref, _ = lookahead_view(view, mines, rng.permutation(h * w), 0, 1, 0.9, 0)
+        cell, why, ref, _ = lookahead_view(view, mines=mines, order=rng.permutation(h * w),
+                                           cut=0.9)
         if why == kl.R_FIFTY_GUESS:
             named += 1
             assert not told_apart(view, mines, int(cell), int(ref)), (view, mines, cell, ref)

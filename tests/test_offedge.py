@@ -5,9 +5,9 @@ random views; the opening it was written for; full games keep the contract."""
 import numpy as np
 
 import fastsweep
-from fastsweep.kernels.agents.solver.run_solver import candidates_view
 from fastsweep.studies.positions import random_view
 from test_pseq import CASES, full_games
+from views import candidates_view
 
 
 def neighbours(r, c, h, w):
@@ -60,14 +60,14 @@ def test_the_candidates_equal_the_rule_read_plainly():
         exact = fastsweep.mine_probabilities(view, mines=total)
         for cut in (0.9, 1.0):
             for limit in (0, 1):
-                got, p = candidates_view(view, total, order, cut, limit)
+                got, p = candidates_view(view, mines=total, order=order, cut=cut, offedge=limit)
                 p = p.reshape(h, w)
                 assert np.allclose(p[view == -1], exact[view == -1], atol=1e-12)
                 cells = {divmod(int(c), w) for c in got}
                 want = reference(view, total, p, cut, limit)
                 assert cells == want, (i, cut, limit, sorted(cells ^ want))
-            full, _ = candidates_view(view, total, order, cut, 0)
-            part, _ = candidates_view(view, total, order, cut, 1)
+            full, _ = candidates_view(view, mines=total, order=order, cut=cut, offedge=False)
+            part, _ = candidates_view(view, mines=total, order=order, cut=cut, offedge=True)
             limited += part.size < full.size
     assert limited >= 10  # the rule narrowed the choice on many views (18 of 120)
 
@@ -76,10 +76,10 @@ def test_after_a_corner_number_hills_five_cells():
     v = np.full((16, 30), -1, np.int8)
     v[0, 0] = 1
     order = np.arange(480)
-    got, p = candidates_view(v, 99, order, 0.9, 1)
+    got, p = candidates_view(v, mines=99, order=order, cut=0.9, offedge=True)
     # two steps from the 1, and the three untouched corners (3 hidden neighbours each)
     assert sorted(int(c) for c in got) == [2, 29, 60, 450, 479]
-    full, _ = candidates_view(v, 99, order, 0.9, 0)
+    full, _ = candidates_view(v, mines=99, order=order, cut=0.9, offedge=False)
     assert full.size == 476  # every cell off the frontier, all as safe
     assert np.allclose(p[got], p[full].min())
 
@@ -90,10 +90,10 @@ def test_no_cell_off_the_frontier_when_it_is_much_less_safe():
     v = np.full((9, 9), -1, np.int8)
     v[3:6, 3:6] = [[1, 1, 1], [1, 0, 1], [1, 1, 1]]
     order = np.arange(81)
-    got, p = candidates_view(v, 30, order, 0.5, 1)
+    got, p = candidates_view(v, mines=30, order=order, cut=0.5, offedge=True)
     off = [r * 9 + c for r in range(9) for c in range(9)
            if not (2 <= r <= 6 and 2 <= c <= 6)]  # outside the block and its frontier
-    full, _ = candidates_view(v, 30, order, 0.5, 0)
+    full, _ = candidates_view(v, mines=30, order=order, cut=0.5, offedge=False)
     assert set(off) & set(int(c) for c in full)  # without the limit they compete
     assert not set(off) & set(int(c) for c in got)
     assert got.size > 0

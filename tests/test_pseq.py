@@ -20,7 +20,7 @@ import test_agent_contract as contract
 from fastsweep.options import make_config
 from fastsweep.runner import play_chunk
 from fastsweep.kernels.agents.solver.pseq import TIE_ATOL, TIE_RTOL, _keep
-from fastsweep.kernels.agents.solver.run_solver import pseq_view
+from views import pseq_view
 
 
 def views(count=80, max_hidden=11):
@@ -85,7 +85,8 @@ def test_criteria_and_choice_equal_the_brute_force_filters(told):
     for k, (view, mines) in enumerate(VIEWS):
         total = mines if told else None
         order = rng.permutation(view.size)
-        cell, stage, value, p, s, e, q = pseq_view(view, mines if told else -1, order)
+        cell, stage, value, p, s, e, q = pseq_view(view, mines=mines if told else -1,
+                                                   order=order)
         ref = reference(view, total)
         hid = view == -1
         for got, want in zip((p, s, e, q), ref):
@@ -104,7 +105,7 @@ def test_a_position_where_q_decides():
                      [-1, -1, -1, 3],
                      [-1, -1, -1, -1]], np.int8)
     order = np.arange(view.size)
-    cell, stage, value, *_ = pseq_view(view, 7, order)
+    cell, stage, value, *_ = pseq_view(view, mines=7, order=order)
     ref = reference(view, 7)
     assert (cell, stage) == filters(view, ref, order) == (10, 3)
     assert value == pytest.approx(ref[3].flat[10])

@@ -14,8 +14,8 @@ import pytest
 import fastsweep
 import naive
 from fastsweep.kernels.engine import layout as kl
-from fastsweep.kernels.agents.solver.run_solver import lookahead_view, pseudo_view
 from test_pseq import CASES, full_games
+from views import lookahead_view, pseudo_view
 
 
 def shapes(h, w, a):
@@ -91,7 +91,7 @@ def test_pseudo_cells_are_exactly_the_brute_force_ones():
     for k, (view, mines) in enumerate(positions(rng, 400)):
         h, w = view.shape
         order = rng.permutation(view.size)
-        got = pseudo_view(view, mines, order)
+        got = pseudo_view(view, mines=mines, order=order)
         ref = reference(view, mines)
         assert sorted(int(c) for c in got[:, 0]) == sorted(ref), (k, view, got, ref)
         _, _, p = naive.brute_force_view(view, mines)
@@ -123,9 +123,9 @@ def test_a_pseudo_fifty_fifty_is_guessed_before_a_safer_cell():
     assert reference(view, 8) == {5: [10], 10: [5]}  # (2,0) likewise: the guess order
     for order in (np.arange(15), np.arange(15)[::-1].copy()):
         first, other = (5, 10) if order[0] == 0 else (10, 5)
-        cell, why, ref, a = lookahead_view(view, 8, order, 0, 1, 0.9, 1)
+        cell, why, ref, a = lookahead_view(view, mines=8, order=order, cut=0.9, pseudo=True)
         assert (cell, why, ref, a) == (first, kl.R_PSEUDO_GUESS, other, 2)
-        cell, why, _, _ = lookahead_view(view, 8, order, 0, 1, 0.9, 0)
+        cell, why, _, _ = lookahead_view(view, mines=8, order=order, cut=0.9, pseudo=False)
         assert why == kl.R_LOOKAHEAD_GUESS and p.flat[cell] == pytest.approx(1 / 7)
 
 

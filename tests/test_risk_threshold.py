@@ -17,9 +17,10 @@ import fastsweep
 import naive
 import test_agent_contract as contract
 from fastsweep.options import make_config
-from fastsweep.kernels.agents.risk import RULES_BASIC, RULES_COMPLETE, risk_view
+from fastsweep.kernels.agents.risk import RULES_BASIC, RULES_COMPLETE
 from fastsweep.studies.positions import random_view
 from fastsweep.runner import play_chunk
+from views import risk_view
 
 
 def views(count=60, max_hidden=12):
@@ -98,7 +99,8 @@ def test_risk_scores_equal_the_brute_force_look_ahead(rules, told):
     positive = 0
     for k, (view, mines) in enumerate(VIEWS):
         total = mines if told else None
-        score, pmine, exact = risk_view(view, total if told else -1, 0.5, rules, True)
+        score, pmine, exact = risk_view(view, mines=total if told else -1, prior=0.5,
+                                        rules=rules, shortcut=True)
         ref, rp = reference_scores(view, total, rules)
         hid = view == -1
         assert exact, k
@@ -137,8 +139,8 @@ def test_the_isolated_cell_shortcut_is_exact(rules, told):
     for i in range(40):
         view, mines = random_view(12, 14, 30, 10 + 3 * i, seed=i)
         total = mines if told else -1
-        a, pa, ea = risk_view(view, total, 0.3, rules, True)
-        b, pb, eb = risk_view(view, total, 0.3, rules, False)
+        a, pa, ea = risk_view(view, mines=total, prior=0.3, rules=rules, shortcut=True)
+        b, pb, eb = risk_view(view, mines=total, prior=0.3, rules=rules, shortcut=False)
         assert ea and eb
         hid = view == -1
         if told:

@@ -17,9 +17,9 @@ import fastsweep
 import naive
 import test_agent_contract as contract
 from fastsweep.options import make_config
-from fastsweep.kernels.agents.reports.run_reports import subset_view
 from fastsweep.studies.positions import random_view
 from fastsweep.runner import play_chunk
+from views import subset_view
 
 
 # ---- the reference ----------------------------------------------------------------------

@@ -98,23 +98,22 @@ def _deduce_or_guess_changed(S, trp, params, fparams, ws):
     """
     n = ncells(S)
     prior = fparams[F_PRIOR]
-    res, approx, box, nbox, smin, smax, u, mleft = analyse_changed(S, ws, prior,
-                                                                   params[P_BUDGET])
-    if params[P_MINE_COUNT] != 0 and res == ST_OK and (
-            approx > 0 or not total_free(smin, smax, u, mleft)):
+    a = analyse_changed(S, ws, prior, params[P_BUDGET])
+    if params[P_MINE_COUNT] != 0 and a.status == ST_OK and (
+            a.approx > 0 or not total_free(a.smin, a.smax, a.u, a.mleft)):
         # (want_prob: straight to the analysis with the total; the test was just made)
         deduce_or_guess(S, trp, params, fparams, True)
         return
-    if approx > 0:
+    if a.approx > 0:
         S[n, C_APPROX] += 1
     acted = 0
-    if res == ST_OK:
-        acted = act_on_boxes(S, box, nbox, params[P_RULES] == RULES_CLASSIC)
+    if a.status == ST_OK:
+        acted = act_on_boxes(S, a.box, a.nbox, params[P_RULES] == RULES_CLASSIC)
         if acted < 0:
             return
     if acted > 0:
         return
-    if params[P_AGENT] == AGENT_INFERENCE or res != ST_OK:
+    if params[P_AGENT] == AGENT_INFERENCE or a.status != ST_OK:
         guess_in_order(flat(S))
         return
     pcell = np.empty(n, np.float64)
@@ -123,7 +122,7 @@ def _deduce_or_guess_changed(S, trp, params, fparams, ws):
         # a frontier cell has a revealed neighbour (neither hidden nor a known mine)
         if w_status(w) == HIDDEN:
             pcell[c] = ws[c, W_PROB] if S[c, F_NNB] - w_hidden(w) - w_mines(w) > 0 else prior
-    guess(S, trp, params, fparams, pcell, approx)
+    guess(S, trp, params, fparams, pcell, a.approx)
 
 
 NEED_NOTHING = 0  # deduce(): it acted (or the game ended)
@@ -167,22 +166,22 @@ def deduce(S, params, fparams, want_prob):
     want_prob = want_prob or flag_at < 1.0
     q = Query(params[P_MINE_COUNT] != 0, fparams[F_PRIOR], params[P_BUDGET], want_prob,
               METHOD_AUTO, soft)
-    res, approx, box, nbox, bprob, pu, uded, logw, _, _ = analyse(S, q)
+    a = analyse(S, q)
     # noisy clues can contradict one another: drop the newest of a contradiction (and
     # count it) until a layout agrees, then go on as usual
-    while noise != 0 and res != ST_OK and drop_contradicting(S, soft, params[P_BUDGET]):
+    while noise != 0 and a.status != ST_OK and drop_contradicting(S, soft, params[P_BUDGET]):
         if soft.shape[0] > 0:
             soft = soft_rows(S, noise, fparams[F_NOISE_A], fparams[F_NOISE_B])
             q = Query(q.mine_count, q.prior, q.budget, q.want_prob, q.method, soft)
-        res, approx, box, nbox, bprob, pu, uded, logw, _, _ = analyse(S, q)
-    if approx > 0:
+        a = analyse(S, q)
+    if a.approx > 0:
         S[n, C_APPROX] += 1
     acted = 0
-    if res == ST_OK:
-        acted = act_on_boxes(S, box, nbox, stop_on_detonation)
+    if a.status == ST_OK:
+        acted = act_on_boxes(S, a.box, a.nbox, stop_on_detonation)
         if acted < 0:
-            return NEED_NOTHING, none, approx, logw
-        if uded != 0:
+            return NEED_NOTHING, none, a.approx, a.logw
+        if a.uded != 0:
             # the mine total decides every unconstrained cell (F_AUX -1 from the analysis)
             ucells = 0
             for c in range(n):
@@ -190,25 +189,26 @@ def deduce(S, params, fparams, want_prob):
                     ucells += 1
             for c in range(n):
                 if status(S, c) == HIDDEN and S[c, F_AUX] < 0:
-                    kind = A_FLAG if uded == 2 else A_REVEAL
-                    why = R_DEDUCE_MINE if uded == 2 else R_DEDUCE_SAFE
+                    kind = A_FLAG if a.uded == 2 else A_REVEAL
+                    why = R_DEDUCE_MINE if a.uded == 2 else R_DEDUCE_SAFE
                     if act(S, c, kind, why, -1, ucells) == -1 and stop_on_detonation:
-                        return NEED_NOTHING, none, approx, logw
+                        return NEED_NOTHING, none, a.approx, a.logw
                     acted += 1
     if acted > 0:
-        return NEED_NOTHING, none, approx, logw
-    if res == ST_OK and flag_at < 1.0 and approx == 0:
+        return NEED_NOTHING, none, a.approx, a.logw
+    if a.status == ST_OK and flag_at < 1.0 and a.approx == 0:
         # a noise-aware probability agent told to flag below certainty
-        if flag_likely(S, bprob, pu, flag_at) > 0:
-            return NEED_NOTHING, none, approx, logw
-    if params[P_AGENT] == AGENT_INFERENCE or res != ST_OK:
-        return NEED_ORDER, none, approx, logw
+        if flag_likely(S, a.bprob, a.pu, flag_at) > 0:
+            return NEED_NOTHING, none, a.approx, a.logw
+    if params[P_AGENT] == AGENT_INFERENCE or a.status != ST_OK:
+        return NEED_ORDER, none, a.approx, a.logw
     pcell = np.empty(n, np.float64)
+    bprob, pu = a.bprob, a.pu
     for c in range(n):
         if status(S, c) == HIDDEN:
             b = S[c, F_AUX]
             pcell[c] = bprob[b] if b >= 0 else pu
-    return NEED_GUESS, pcell, approx, logw
+    return NEED_GUESS, pcell, a.approx, a.logw
 
 
 @njit(cache=True)

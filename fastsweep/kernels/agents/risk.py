@@ -33,8 +33,6 @@ from ..engine.layout import (
     A_GUESS, C_GPTR, C_KMINES, C_ORDER, C_P, F_NBR, F_NNB, HIDDEN, K, R_APPROX_GUESS,
     R_RISK_GUESS, R_THRESHOLD_GUESS, REVEALED,
 )
-from ..engine.env import new_state
-from ..engine.view import fill_state
 from ..inference.whatif import OUT_MINE, outcome_table
 
 TIE_RTOL = 1e-12
@@ -47,16 +45,17 @@ N_KEYS = 9 * 9  # isolated-cell classes: hidden neighbours x known-mine neighbou
 def decided_complete(S, q):
     """Hidden cells complete deduction decides on ``S``'s knowledge (query ``q``,
     deduction only); -1 if the analysis was approximated or found no layout."""
-    res, approx, box, nbox, _, _, uded, _, _, _ = analyse(S, q)
-    if res != ST_OK or approx > 0:
+    a = analyse(S, q)
+    if a.status != ST_OK or a.approx > 0:
         return -1
+    box = a.box
     d = 0
     fc = 0
-    for b in range(nbox):
+    for b in range(a.nbox):
         fc += box[b, CB_SIZE]
         if box[b, CB_DED] != 0:
             d += box[b, CB_SIZE]
-    if uded != 0:
+    if a.uded != 0:
         d += hidden_left(S) - fc
     return d
 
@@ -304,17 +303,3 @@ def threshold_guesses(S, trp, pcell, threshold, approx, classic):
         act(S, c, A_GUESS, R_APPROX_GUESS if approx > 0 else R_THRESHOLD_GUESS, -1, below)
     return done
 
-
-@njit(cache=True)
-def risk_view(v, mines, prior, rules, shortcut):
-    """:func:`risk_scores` on view ``v`` (int8 H x W: -1 hidden, -2 known mine, 0..8 a
-    clue; consistent), told the mine total ``mines`` (< 0: not told). Returns (score,
-    pmine, exact) with score and pmine float64 H x W (tests)."""
-    h, w = v.shape
-    S = new_state(h, w)
-    fill_state(v, S)
-    S[h * w, C_KMINES] = mines
-    score = np.empty(h * w, np.float64)
-    pmine = np.empty(h * w, np.float64)
-    exact = risk_scores(S, mines >= 0, prior, 0, rules, score, pmine, shortcut)
-    return score.reshape(h, w), pmine.reshape(h, w), exact

@@ -1,4 +1,5 @@
-"""Combining the components of a frontier under a known mine total.
+"""Step 3 of an analysis (``count.py``): the components' marginals, coupled under a known
+mine total, or each on its own without it (:func:`marginals_free`, :func:`log_weight_free`).
 
 With the total M known, a configuration with K frontier mines weighs C(U, M_left - K):
 the U unconstrained hidden cells take the rest. The components are then no longer
@@ -13,10 +14,9 @@ independent; this module couples them through their weights by mine count
   count k (the weight of everything else) and runs its backward pass with it.
 """
 import math
+from collections import namedtuple
 
 import numpy as np
-
-from collections import namedtuple
 
 from .count_path import backward, heuristic
 from .tree.count_tree import backward_tree
@@ -41,6 +41,13 @@ Comps = namedtuple("Comps", "clen kmin kmax how woff wv wx lsc")
 #: draws of the components too large to count (``estimate.py``): (box counts
 #: (draws, boxes in path order), log weights (components, draws), mine totals (same)).
 Counted = namedtuple("Counted", "pool tp plan smp")
+
+#: Result of :func:`combine_total`: status (ST_*); ``more``, the components whose weights
+#: underflowed in their backward pass (estimated instead); the unconstrained cells' mine
+#: probability ``pu`` and deduction ``uded`` (0/1 safe/2 mine); ``logw``, the log of the
+#: number of layouts less the components' own log scales (``cm.lsc``); ``se``, the
+#: largest standard error of a sampled box's probability.
+Combined = namedtuple("Combined", "status more pu uded logw se")
 
 
 @njit(cache=True)
@@ -77,10 +84,7 @@ def _shifted_dot(vec, span_, R, Rx, shift):
 def combine_total(fr, cm, cd, x, bprob, u, mleft, srange):
     """Box probabilities and deductions of every component, and those of the ``u``
     unconstrained cells, given ``mleft`` mines left; ``srange`` = (fewest, most) frontier
-    mines. Returns (status, approximated, pu, uded, log weight, largest standard error):
-    ``approximated`` counts components whose weights underflowed in their backward pass
-    (estimated instead); the log of the number of layouts, less the components' own log
-    scales (``cm.lsc``); the largest standard error of a sampled box's probability."""
+    mines. Returns a :data:`Combined`."""
     smin, smax = srange
     ncomp = fr.ncomp
     clen, kmin, kmax, how, woff, wv, wx, _ = cm
@@ -137,7 +141,7 @@ def combine_total(fr, cm, cd, x, bprob, u, mleft, srange):
             if px[t0 + kk] and g[kk] > lmax:
                 lmax = g[kk]
     if lmax == -np.inf:
-        return ST_TOTAL, 0, 0.0, 0, np.nan, 0.0
+        return Combined(ST_TOTAL, 0, 0.0, 0, np.nan, 0.0)
     for kk in range(smin, smax + 1):
         g[kk] = math.exp(g[kk] - lmax) if gx[kk] else 0.0
     # unconstrained cells
@@ -180,7 +184,7 @@ def combine_total(fr, cm, cd, x, bprob, u, mleft, srange):
         if how[i] != HOW_APPROX:
             code = backward_any(fr, i, cm, cd, x, (G, Gx, True), bprob)
             if code == 1:
-                return ST_TOTAL, approx, 0.0, 0, np.nan, 0.0
+                return Combined(ST_TOTAL, approx, 0.0, 0, np.nan, 0.0)
             if code == 2:
                 approx += 1
                 heuristic(fr, i, bprob)
@@ -195,4 +199,63 @@ def combine_total(fr, cm, cd, x, bprob, u, mleft, srange):
             inv = 1.0 / mx
             for j in range(plo[i], phi[i] + 1):
                 R[j] *= inv
-    return ST_OK, approx, pu, uded, math.log(z) + lmax + plsc, se
+    return Combined(ST_OK, approx, pu, uded, math.log(z) + lmax + plsc, se)
+
+
+@njit(cache=True)
+def log_weight_free(cm, lodds, by_mines):
+    """Without the total: the log of the components' summed weights (less their log
+    scales and the (1 - prior)^cells factor): the tilt x^k is the prior's odds^k, or, for
+    components counted by mine count, odds^k is applied here."""
+    lw = 0.0
+    for i in range(cm.woff.shape[0] - 1):
+        wo = cm.woff[i]
+        if not by_mines:
+            lw += math.log(cm.wv[wo]) if cm.wv[wo] > 0.0 else -np.inf
+            continue
+        top = -np.inf
+        for k in range(cm.kmin[i], cm.kmax[i] + 1):
+            if cm.wx[wo + k]:
+                top = max(top, k * lodds)
+        z = 0.0
+        for k in range(cm.kmin[i], cm.kmax[i] + 1):
+            if cm.wx[wo + k]:
+                z += cm.wv[wo + k] * math.exp(k * lodds - top)
+        lw += top + math.log(z)
+    return lw
+
+
+@njit(cache=True)
+def marginals_free(fr, cm, cd, tilt, bprob, cinfo):
+    """Step 3 without the mine total: each counted component's backward pass on its own.
+    ``tilt`` = (x, log odds of the prior, counted by mine count): in the last case the
+    component's layouts with k mines get the prior's odds^k here, normalized in log space.
+    Returns (status, approximated): components whose weights underflowed get heuristic
+    probabilities (and ``cinfo[i, 2] = 1``)."""
+    x, lodds, by_mines = tilt
+    G = np.ones(1, np.float64)
+    Gx = np.ones(1, np.uint8)
+    more = 0
+    for i in range(fr.ncomp):
+        if cm.how[i] == HOW_APPROX:
+            continue
+        if by_mines:
+            G = np.zeros(cm.clen[i] + 1, np.float64)
+            Gx = np.zeros(cm.clen[i] + 1, np.uint8)
+            top = -np.inf
+            for k in range(cm.kmin[i], cm.kmax[i] + 1):
+                if cm.wx[cm.woff[i] + k]:
+                    top = max(top, k * lodds)
+            for k in range(cm.kmin[i], cm.kmax[i] + 1):
+                if cm.wx[cm.woff[i] + k]:
+                    G[k] = math.exp(k * lodds - top)
+                    Gx[k] = 1
+        code = backward_any(fr, i, cm, cd, x, (G, Gx, by_mines), bprob)
+        if code == 1:
+            return ST_CLUES, more
+        if code == 2:
+            more += 1
+            heuristic(fr, i, bprob)
+            if cinfo.shape[0] > 0:
+                cinfo[i, 2] = 1
+    return ST_OK, more

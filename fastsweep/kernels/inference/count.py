@@ -6,9 +6,10 @@ An analysis runs in named steps over the position's :data:`~.frontier.Frontier`:
    giving its weight by mine count (``Comps``) and whether it was counted at all.
 2. :func:`_component_weights`: each component's weight and feasibility by mine count,
    its fewest and most mines.
-3. Marginals: without the mine total every hidden cell is a mine with probability
-   ``prior`` on its own, so components are independent (:func:`_marginals_free`); with
-   the total they are coupled through the unconstrained cells (``combine.py``).
+3. Marginals (``combine.py``): without the mine total every hidden cell is a mine with
+   probability ``prior`` on its own, so components are independent
+   (``combine.marginals_free``); with the total they are coupled through the
+   unconstrained cells (``combine.combine_total``).
 
 Deduction is read off integer facts (which box counts have a feasible layout through
 them), never off a float. Scaling: box weights carry a tilt x^m (x ~ the odds of a hidden
@@ -27,7 +28,7 @@ import numpy as np
 
 from .combine import (
     HOW_APPROX, HOW_PATH, HOW_TREE, ST_CLUES, ST_OK, ST_TOTAL, Comps, Counted,
-    backward_any, combine_total,
+    combine_total, log_weight_free, marginals_free,
 )
 from .count_path import P_HI, P_KC, P_LO, Q_F, Pool, forward, heuristic, new_pool
 from .tree.count_tree import forward_tree, new_tree_plan, new_tree_pool, root_states
@@ -43,8 +44,9 @@ from .frontier import (
 )
 from ..engine.layout import REVEALED
 
-__all__ = ["ST_OK", "ST_CLUES", "ST_TOTAL", "DEFAULT_BUDGET", "MAX_BUDGET", "SAMPLES", "Analysis", "Comps",
-           "Query", "query", "analyse", "analyse_frontier", "total_free"]
+__all__ = ["ST_OK", "ST_CLUES", "ST_TOTAL", "DEFAULT_BUDGET", "MAX_BUDGET", "SAMPLES",
+           "Analysis", "Comps", "PositionAnalysis", "Query", "query", "analyse",
+           "analyse_frontier", "total_free"]
 
 DEFAULT_BUDGET = 1 << 20  # DP states per component
 #: The largest budget the API and the options accept: the DP's memory follows the budget
@@ -70,6 +72,16 @@ METHOD_TREE = 2
 #: standard error of a box's probability, smallest effective sample size).
 Analysis = namedtuple("Analysis",
                       "status approx bprob pu uded smin smax u mleft logw undecided est")
+
+#: Result of :func:`analyse`: status (ST_*); approx, the components approximated (0:
+#: exact); the box table ``box`` (CB_DED: 0 undetermined, 1 safe, 2 mine; cells in
+#: CB_C..) and its ``nbox`` boxes in use; ``bprob[b]``, the mine probability of each cell
+#: of box b; ``pu``, that of an unconstrained hidden cell, and ``uded``, their deduction
+#: (0/1 safe/2 mine); ``logw``, the log of the total weight (see :data:`Analysis`; NaN
+#: when only deduction was asked for); ``undecided`` and ``est`` as in :data:`Analysis`.
+#: ``S[c, F_AUX]`` is the box of hidden cell c afterwards, -1 if unconstrained.
+PositionAnalysis = namedtuple("PositionAnalysis",
+                              "status approx box nbox bprob pu uded logw undecided est")
 
 
 @njit(cache=True)
@@ -100,18 +112,9 @@ def query(mine_count, prior, budget, want_prob):
 
 @njit(cache=True)
 def analyse(S, q):
-    """Complete deduction and exact mine probabilities for the position in ``S``.
-
-    Returns (status, approx, box, nbox, bprob, pu, uded, logw, undecided, est):
-    status ST_OK / ST_CLUES / ST_TOTAL; approx = components approximated (0: exact);
-    box = the box table (CB_DED: 0 undetermined, 1 safe, 2 mine; cells in CB_C..);
-    bprob[b] = mine probability of each cell of box b; pu = mine probability of an
-    unconstrained hidden cell; uded = 0/1/2 deduction for the unconstrained cells.
-    ``S[c, F_AUX]`` is the box of hidden cell c, -1 if unconstrained. logw: the log of
-    the total weight (see :data:`Analysis`; NaN when only deduction was asked for);
-    undecided: approximated components whose deduction by search was cut short; est:
-    their sampled probabilities' (largest standard error, smallest effective sample
-    size).
+    """Complete deduction and exact mine probabilities for the position in ``S``: a
+    :data:`PositionAnalysis` (status ST_OK / ST_CLUES / ST_TOTAL, the box table and its
+    deductions, the mine probabilities, the log total weight...).
 
     ``q`` is a :data:`Query`. With ``want_prob`` False (deduction only) and the mine
     total known, the cheaper count without the total runs first; when :func:`total_free`
@@ -127,7 +130,8 @@ def analyse(S, q):
         fr = soften(frontier(S), S, soft) if want_prob else informative(S, soft)
         lconst = _settled_soft(S, soft)
         if lconst == -np.inf:
-            return ST_CLUES, 0, fr.box, fr.nbox, np.zeros(1), 0.0, 0, np.nan, 0, (0.0, 0.0)
+            return PositionAnalysis(ST_CLUES, 0, fr.box, fr.nbox, np.zeros(1), 0.0, 0, np.nan,
+                                    0, (0.0, 0.0))
     if budget <= 0:
         budget = DEFAULT_BUDGET
     none = np.zeros((0, 3), np.int64)
@@ -135,13 +139,13 @@ def analyse(S, q):
         a = analyse_frontier(S, fr, False, 0.5, budget, none, method)
         # (an approximated component's range is not known: the total may matter there)
         if a.status != ST_OK or (a.approx == 0 and total_free(a.smin, a.smax, a.u, a.mleft)):
-            return (a.status, a.approx, fr.box, fr.nbox, a.bprob, a.pu, 0, np.nan, a.undecided,
-                    a.est)
+            return PositionAnalysis(a.status, a.approx, fr.box, fr.nbox, a.bprob, a.pu, 0,
+                                    np.nan, a.undecided, a.est)
     a = analyse_frontier(S, fr, mine_count, prior, budget, none, method)
     # (a soft deduction-only count left clues out: its weight is not the position's)
     logw = a.logw + lconst if want_prob or soft.shape[0] == 0 else np.nan
-    return (a.status, a.approx, fr.box, fr.nbox, a.bprob, a.pu, a.uded, logw,
-            a.undecided, a.est)
+    return PositionAnalysis(a.status, a.approx, fr.box, fr.nbox, a.bprob, a.pu, a.uded, logw,
+                            a.undecided, a.est)
 
 
 @njit(cache=True)
@@ -202,39 +206,16 @@ def analyse_frontier(S, fr, bym, prior, budget, cinfo, method=0):
                                                          (smin, smax))
         est = (max(est[0], se), est[1])
     else:
-        status, more = _marginals_free(fr, cm, cd, (x, lodds, by_mines), bprob, cinfo)
+        status, more = marginals_free(fr, cm, cd, (x, lodds, by_mines), bprob, cinfo)
         pu = prior
         uded = 0
-        logw = _log_weight_free(cm, lodds, by_mines) + fc * math.log1p(-prior)
+        logw = log_weight_free(cm, lodds, by_mines) + fc * math.log1p(-prior)
     for i in range(fr.ncomp):
         logw += cm.lsc[i]
     if approx + more > 0:
         logw = np.nan
     return Analysis(status, approx + more, bprob, pu, uded, smin, smax, u, mleft, logw,
                     undecided, est)
-
-
-@njit(cache=True)
-def _log_weight_free(cm, lodds, by_mines):
-    """Without the total: the log of the components' summed weights (less their log
-    scales and the (1 - prior)^cells factor): the tilt x^k is the prior's odds^k, or, for
-    components counted by mine count, odds^k is applied here."""
-    lw = 0.0
-    for i in range(cm.woff.shape[0] - 1):
-        wo = cm.woff[i]
-        if not by_mines:
-            lw += math.log(cm.wv[wo]) if cm.wv[wo] > 0.0 else -np.inf
-            continue
-        top = -np.inf
-        for k in range(cm.kmin[i], cm.kmax[i] + 1):
-            if cm.wx[wo + k]:
-                top = max(top, k * lodds)
-        z = 0.0
-        for k in range(cm.kmin[i], cm.kmax[i] + 1):
-            if cm.wx[wo + k]:
-                z += cm.wv[wo + k] * math.exp(k * lodds - top)
-        lw += top + math.log(z)
-    return lw
 
 
 @njit(cache=True)
@@ -378,39 +359,3 @@ def _component_weights(fr, cm, cd, bym, bprob):
         smin += cm.kmin[i]
         smax += cm.kmax[i]
     return smin, smax
-
-
-@njit(cache=True)
-def _marginals_free(fr, cm, cd, tilt, bprob, cinfo):
-    """Step 3 without the mine total: each counted component's backward pass on its own.
-    ``tilt`` = (x, log odds of the prior, counted by mine count): in the last case the
-    component's layouts with k mines get the prior's odds^k here, normalized in log space.
-    Returns (status, approximated): components whose weights underflowed get heuristic
-    probabilities (and ``cinfo[i, 2] = 1``)."""
-    x, lodds, by_mines = tilt
-    G = np.ones(1, np.float64)
-    Gx = np.ones(1, np.uint8)
-    more = 0
-    for i in range(fr.ncomp):
-        if cm.how[i] == HOW_APPROX:
-            continue
-        if by_mines:
-            G = np.zeros(cm.clen[i] + 1, np.float64)
-            Gx = np.zeros(cm.clen[i] + 1, np.uint8)
-            top = -np.inf
-            for k in range(cm.kmin[i], cm.kmax[i] + 1):
-                if cm.wx[cm.woff[i] + k]:
-                    top = max(top, k * lodds)
-            for k in range(cm.kmin[i], cm.kmax[i] + 1):
-                if cm.wx[cm.woff[i] + k]:
-                    G[k] = math.exp(k * lodds - top)
-                    Gx[k] = 1
-        code = backward_any(fr, i, cm, cd, x, (G, Gx, by_mines), bprob)
-        if code == 1:
-            return ST_CLUES, more
-        if code == 2:
-            more += 1
-            heuristic(fr, i, bprob)
-            if cinfo.shape[0] > 0:
-                cinfo[i, 2] = 1
-    return ST_OK, more

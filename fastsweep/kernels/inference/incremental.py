@@ -26,6 +26,8 @@ after ``reset_state``, which marks a new game and invalidates it):
 * ``W_KHI``   the representative's most mines * 2 + 1 if the component was approximated
 * row N: the sums of these over all represented components (``T_*``)
 """
+from collections import namedtuple
+
 import numpy as np
 
 from .count import DEFAULT_BUDGET, ST_OK, analyse_frontier
@@ -48,6 +50,14 @@ T_SMAX = 1
 T_APPROX = 2
 SEL = -2  # F_AUX mark of the cells to re-count
 
+#: Result of :func:`analyse_changed`: ``status`` and ``approx`` (approximated components,
+#: changed or not) as in ``count.analyse``; the box table ``box`` of the re-counted
+#: components and its ``nbox`` boxes (CB_DED: their deductions; unchanged components
+#: have none); [``smin``, ``smax``] the range of possible frontier totals, ``u`` the
+#: unconstrained hidden cells and ``mleft`` the mines left (for the caller's test whether
+#: the total can matter, ``count.total_free``).
+Changed = namedtuple("Changed", "status approx box nbox smin smax u mleft")
+
 
 @njit(cache=True)
 def new_workspace(n):
@@ -68,14 +78,9 @@ def _drop_rep(ws, c):
 
 @njit(cache=True)
 def analyse_changed(S, ws, prior, budget):
-    """Analysis without the mine total, counting only the changed components.
-
-    Returns (status, approx, box, nbox, smin, smax, u, mleft): status and approx (number
-    of approximated components, changed or not) as in ``count.analyse``; the box table of
-    the re-counted components (CB_DED: their deductions; unchanged components have
-    none); [smin, smax] the range of possible frontier totals, u the unconstrained hidden
-    cells and mleft the mines left (for the caller's test whether the total can matter).
-    ``ws[c, W_PROB]`` is the mine probability of every frontier cell c afterwards.
+    """Analysis without the mine total, counting only the changed components: a
+    :data:`Changed`. ``ws[c, W_PROB]`` is the mine probability of every frontier cell c
+    afterwards.
     """
     n = ncells(S)
     if S[n, C_AGENT_CACHE] == 0:  # a new game: nothing cached is valid
@@ -149,7 +154,7 @@ def analyse_changed(S, ws, prior, budget):
         a = analyse_frontier(S, fr, False, prior, budget, cinfo, 0)
         status = a.status
         if status != ST_OK:
-            return status, a.approx, box, nbox, 0, 0, u, mleft
+            return Changed(status, a.approx, box, nbox, 0, 0, u, mleft)
         bprob = a.bprob
         for b in range(nbox):
             p = bprob[b]
@@ -163,5 +168,5 @@ def analyse_changed(S, ws, prior, budget):
             ws[n, T_SMAX] += cinfo[i, 1]
             ws[n, T_APPROX] += cinfo[i, 2]
     # totals over every component, changed or not
-    return (status, int(ws[n, T_APPROX]), box, nbox, int(ws[n, T_SMIN]), int(ws[n, T_SMAX]),
-            u, mleft)
+    return Changed(status, int(ws[n, T_APPROX]), box, nbox, int(ws[n, T_SMIN]),
+                   int(ws[n, T_SMAX]), u, mleft)

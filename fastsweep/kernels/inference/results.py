@@ -16,9 +16,11 @@ def cell_results(S, q, prob, ded):
     (status, approx, log of the total weight, (undecided components, largest standard
     error, smallest effective sample size)), see :func:`analyse`."""
     n = ncells(S)
-    status, approx, box, nbox, bprob, pu, uded, logw, undecided, est = analyse(S, q)
-    if status != ST_OK:
-        return status, approx, logw, (undecided, est[0], est[1])
+    a = analyse(S, q)
+    summary = (a.status, a.approx, a.logw, (a.undecided, a.est[0], a.est[1]))
+    if a.status != ST_OK:
+        return summary
+    box, bprob = a.box, a.bprob
     for c in range(n):
         st = cell_status(S, c)
         ded[c] = 0
@@ -30,11 +32,11 @@ def cell_results(S, q, prob, ded):
             prob[c] = bprob[b]
             ded[c] = box[b, CB_DED]
         else:
-            prob[c] = pu
-            ded[c] = uded
+            prob[c] = a.pu
+            ded[c] = a.uded
         # exact zero / one where deduced (the float can differ in the last bit)
         if ded[c] == 1:
             prob[c] = 0.0
         elif ded[c] == 2:
             prob[c] = 1.0
-    return status, approx, logw, (undecided, est[0], est[1])
+    return summary

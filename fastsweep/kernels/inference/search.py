@@ -13,6 +13,8 @@ Soft clues are held to the support of their likelihood. The search is exponentia
 the worst case: it stops after ``nodes`` assignments and says so (the boxes it could
 not decide stay undetermined, which is sound).
 """
+from collections import namedtuple
+
 import numpy as np
 
 from .frontier import (
@@ -24,11 +26,17 @@ SEARCH_OK = 0
 SEARCH_NONE = 1  # no layout agrees
 SEARCH_LIMIT = 2  # stopped at the node limit: some boxes left undetermined
 
+#: A component's clues for the propagation (:func:`_clues_of`): ``clues`` (the clue
+#: indices), ``kbox`` (nk, 8) and ``kn`` each clue's boxes as local positions (in path
+#: order) and their number, ``bclue`` (nb, 8) and ``bn`` each box's clues as local indices
+#: and their number.
+ComponentClues = namedtuple("ComponentClues", "clues kbox kn bclue bn")
+
 
 @njit(cache=True)
 def _clues_of(fr, i):
-    """The component's clues and their boxes as local positions, and each box's clues as
-    local indices: (clues, kbox (nk, 8), kn, bclue (nb, 8), bn)."""
+    """Component ``i``'s clues and their boxes as local positions, and each box's clues as
+    local indices: a :data:`ComponentClues`."""
     b0, nb, _ = span(fr, i)
     box = fr.box
     pos = np.full(fr.nbox, -1, np.int64)
@@ -51,7 +59,7 @@ def _clues_of(fr, i):
         for r in range(fr.con[k, CK_NB]):
             kbox[j, kn[j]] = pos[fr.con[k, CK_B + r]]
             kn[j] += 1
-    return clues, kbox, kn, bclue, bn
+    return ComponentClues(clues, kbox, kn, bclue, bn)
 
 
 @njit(cache=True)

@@ -323,9 +323,9 @@ def outcomes_whole(S, q, logw, c, row):
     for v in range(lo, hi + 1):
         save_knowledge(S, buf)
         observe(S, c, v)
-        res = analyse(S, q)
+        a = analyse(S, q)
         restore_knowledge(S, buf)
-        approx += res[1]
-        if res[0] == ST_OK:
-            row[v] = math.exp(res[7] - logw + safe_factor)
+        approx += a.approx
+        if a.status == ST_OK:
+            row[v] = math.exp(a.logw - logw + safe_factor)
     return approx

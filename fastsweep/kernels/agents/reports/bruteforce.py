@@ -4,7 +4,8 @@ Rele, Raman, Eng and Patel (Rutgers, 2019) split the frontier into independent p
 enumerate every mine layout of each piece that agrees with its clues, and read off each
 cell's share of those layouts: a share of 0 or 1 decides the cell, otherwise the agent
 reveals the cell of lowest share (or a cell away from the frontier when that looks
-safer). This module does exactly that, after the single-clue rules:
+safer). This module and ``brute_step.py`` do exactly that, after the single-clue rules:
+steps 1-4 here (:func:`analyse`), step 5 and the agents' move there.
 
 1. Frontier: hidden cells with a revealed neighbour. Two frontier cells are in one
    component when they share a clue (a revealed cell with hidden neighbours); a clue's
@@ -25,8 +26,8 @@ safer). This module does exactly that, after the single-clue rules:
    cells outside the component; this is the report's method, so the share is not the
    mine probability). Shares of 0 / 1 decide: every such cell is acted on (flags first,
    then reveals, cell order; reasons R_BRUTE_MINE / R_BRUTE_SAFE, a = cells decided).
-5. No certain cell: p* = the lowest share (ties within TIE_RTOL: the earliest cell of the
-   guess order, as ``policies.guess_lowest``). Told the total, with U the off-frontier
+5. No certain cell: p* = the lowest share (ties within ``brute_step.TIE_RTOL``: the
+   earliest cell of the guess order, as ``policies.guess_lowest``). Told the total, with U the off-frontier
    hidden cells (no revealed neighbour) and t = (L - sum of all min_c) / |U|: reveal the
    p* cell if U is empty or p* < t, else the first off-frontier cell of the guess order.
    Without the total the agent has no t: it reveals the p* cell. No component enumerated
@@ -39,44 +40,24 @@ not R_RANDOM, since it need not be the first hidden cell of the guess order, whi
 what a "random guess" promises. t is the largest possible mean of mines per off-frontier
 cell (every enumerated component at its fewest, skipped ones at none).
 """
+from collections import namedtuple
+
 import numpy as np
 
-from ...engine.actions import act_flat
 from ...engine.bits import lowest_bit
 from ...engine.env import (
-    cell_of, flat, hidden_left, mines_left, mines_left_known, moves, ncells, w_hidden,
-    w_blank, w_mask, w_mines, w_status, word,
+    flat, mines_left, mines_left_known, ncells, w_hidden, w_mask, w_status, word,
 )
 from ...jit import njit
-from ...engine.layout import (
-    A_FLAG, A_GUESS, A_REVEAL, C_APPROX, C_GPTR, C_KMINES, C_OFF, C_ORDER, C_P, C_PLANEOF,
-    F_NBR, F_NNB, F_PLANE, HIDDEN, R_BRUTE_GUESS, R_BRUTE_MINE, R_BRUTE_SAFE, REVEALED,
-)
-from ...engine.local import guess_in_order
+from ...engine.layout import C_KMINES, C_OFF, C_P, C_PLANEOF, F_NBR, F_NNB, HIDDEN, REVEALED
 
-TIE_RTOL = 1e-12  # as policies.TIE_RTOL (not imported: that module pulls in the counter)
+#: Result of :func:`analyse`: frontier components ``enumerated`` and ``skipped`` (larger
+#: than the largest enumerated), cells ``decided``, ``summin`` the sum of the enumerated
+#: components' fewest mines, ``u`` the off-frontier hidden cells.
+Enumeration = namedtuple("Enumeration", "enumerated skipped decided summin u")
 
 DEC_SAFE = 1
 DEC_MINE = 2
-
-G_NONE = 0  # certain cells: no guess
-G_FRONTIER = 1  # the frontier cell of lowest share
-G_OFF = 2  # the first off-frontier cell of the guess order
-G_ORDER = 3  # nothing enumerated: the first hidden cell of the guess order
-
-
-@njit(cache=True, inline="always")
-def _revealed_nbrs(S, w, c):
-    """Clues next to hidden cell ``c`` (word ``w``): its revealed neighbours, less the
-    blanks of a noisy sensor (revealed, no clue), which are counted apart only when the
-    cell has one (they are rare)."""
-    k = S[c, F_NNB] - w_hidden(w) - w_mines(w)
-    if k > 0:
-        for j in range(S[c, F_NNB]):
-            if w_blank(word(S, S[c, F_NBR + j])):
-                k -= 1
-    return k
-
 
 @njit(cache=True)
 def _find(parent, x):
@@ -174,8 +155,7 @@ def _enumerate(S, cells, m, clues, ncl, locof, cnt, cm, row0, memb, memb_n, rem,
 def analyse(S, maxc, ded, share):
     """Steps 1-4 on ``S``'s knowledge: ``share[c]`` (float64, N, NaN-filled) becomes each
     enumerated cell's share and ``ded[c]`` (int8, N, zeroed) DEC_SAFE / DEC_MINE where it
-    is 0 / 1. Returns (components enumerated, components skipped, cells decided, sum of
-    the components' fewest mines, off-frontier hidden cells)."""
+    is 0 / 1. Returns an :data:`Enumeration`."""
     n = ncells(S)
     F = flat(S)
     planeof = S[n, C_PLANEOF]
@@ -194,7 +174,7 @@ def analyse(S, maxc, ded, share):
             clues[nclue] = c
             nclue += 1
     if nclue == 0:
-        return 0, 0, 0, 0, hid
+        return Enumeration(0, 0, 0, 0, hid)
     first = np.empty(nclue, np.int64)  # a hidden neighbour of each clue
     for i in range(nclue):
         p = F[planeof + clues[i]]
@@ -320,87 +300,4 @@ def analyse(S, maxc, ded, share):
             if mm == 0 or mm == kept:
                 ded[c] = DEC_SAFE if mm == 0 else DEC_MINE
                 decided += 1
-    return enumerated, skipped, decided, summin, u
-
-
-@njit(cache=True)
-def _first_hidden(S, off_frontier):
-    """The first hidden cell of the guess order (``off_frontier``: with no revealed
-    neighbour; -1 if none). Moves nothing, not even the guess-order pointer."""
-    n = ncells(S)
-    F = flat(S)
-    order = S[n, C_ORDER]
-    for i in range(S[n, C_GPTR], n):
-        wi = F[order + i]
-        w = F[wi]
-        if w_status(w) != HIDDEN:
-            continue
-        c = cell_of(F, wi)
-        if not off_frontier or _revealed_nbrs(S, w, c) == 0:
-            return c
-    return -1
-
-
-@njit(cache=True)
-def choose_guess(S, share, enumerated, summin, u):
-    """Step 5 (no cell certain): (cell, G_* kind, its share p* or the estimate t; NaN for
-    G_ORDER). Moves nothing, not even the guess-order pointer."""
-    n = ncells(S)
-    F = flat(S)
-    order = S[n, C_ORDER]
-    best = -1
-    bp = 2.0
-    if enumerated > 0:
-        for i in range(S[n, C_GPTR], n):
-            wi = F[order + i]
-            if w_status(F[wi]) != HIDDEN:
-                continue
-            c = cell_of(F, wi)
-            p = share[c]
-            if not np.isnan(p) and p < bp - TIE_RTOL * bp:
-                bp = p
-                best = c
-    if best < 0:  # nothing enumerated (or inconsistent knowledge: no layout kept)
-        return _first_hidden(S, False), G_ORDER, np.nan
-    if S[n, C_KMINES] >= 0 and u > 0:
-        t = (mines_left_known(S) - summin) / u
-        if not bp < t:
-            return _first_hidden(S, True), G_OFF, t
-    return best, G_FRONTIER, bp
-
-
-@njit(cache=True)
-def brute_move(S, trp, maxc, stop_on_detonation):
-    """The bruteforce step once the rules (and, for linalg-bruteforce, the reduction) are
-    exhausted: act on every certain cell, else guess once (``trp``, float64 N or empty,
-    receives the guess's p* or t). Returns the number of actions, or -1 if a detonation
-    ended the game (impossible for sound decisions)."""
-    n = ncells(S)
-    ded = np.zeros(n, np.int8)
-    share = np.full(n, np.nan)
-    enumerated, skipped, decided, summin, u = analyse(S, maxc, ded, share)
-    if skipped > 0:
-        S[n, C_APPROX] += 1
-    F = flat(S)
-    if decided > 0:
-        acted = 0
-        for c in range(n):
-            if ded[c] == DEC_MINE:
-                act_flat(F, S[c, F_PLANE], A_FLAG, R_BRUTE_MINE, -1, decided)
-                acted += 1
-        for c in range(n):
-            if ded[c] == DEC_SAFE:
-                acted += 1
-                if act_flat(F, S[c, F_PLANE], A_REVEAL, R_BRUTE_SAFE, -1, decided) == -1:
-                    if stop_on_detonation:
-                        return -1
-        return acted
-    cell, kind, p = choose_guess(S, share, enumerated, summin, u)
-    if kind == G_ORDER:
-        guess_in_order(F)
-        return 1
-    if trp.shape[0] > 0:
-        trp[moves(S)] = p
-    act_flat(F, S[cell, F_PLANE], A_GUESS, R_BRUTE_GUESS, -1 if kind == G_FRONTIER else -2,
-             hidden_left(S))
-    return 1
+    return Enumeration(enumerated, skipped, decided, summin, u)

@@ -17,17 +17,14 @@ game tree is searched:
   is dropped once its partial sum plus the layouts left to split cannot beat the best.
   A transposition table keyed by the full bitset (exact comparison) shares subtrees.
   Recursion is an explicit stack (one frame per move along the current line).
-* :func:`endgame_view` is both on a typed-in view (tests, measurements).
+* Tests run both on a typed-in view through ``tests/views.py`` (``endgame_view``).
 """
 import numpy as np
 from numba import types
 from numba.extending import intrinsic
 
-from ...engine.env import new_state
 from ...jit import njit
-from ...engine.layout import C_KMINES
-from .layouts_enum import MINE, solutions
-from ...engine.view import fill_state
+from .layouts_enum import MINE
 
 NVAL = 9  # clue values 0..8
 TT_WORDS = 1 << 23  # the transposition table's keys: at most this many uint64 (64 MB)
@@ -280,38 +277,3 @@ def best_move(table, node_budget):
         if mode[d] == 1 and sm[d] + rem[d] <= best[d]:
             vi[d] = NVAL
 
-
-@njit(cache=True)
-def endgame_view(v, mines, max_solutions, node_budget):
-    """``layouts_enum.solutions`` and :func:`best_move` on view ``v`` (int8 H x W: -1 hidden, -2
-    known mine, 0..8 a clue), told the mine total ``mines``. Returns (row, col, wins,
-    count): count -1 (and the rest -1) over ``max_solutions`` layouts; row = col = wins
-    = -1 over ``node_budget``.
-
-    >>> import numpy as np
-    >>> v = np.array([[-1, 1], [-1, 1]], np.int8)  # one mine on the left: a 50:50
-    >>> endgame_view(v, 1, 100, 100)
-    (0, 0, 1, 2)
-    """
-    h, w = v.shape
-    for r in range(h):
-        for c in range(w):
-            if v[r, c] < -2 or v[r, c] > 8:
-                raise ValueError("v: each value must be -2 (known mine), -1 (hidden) or 0..8")
-    S = new_state(h, w)
-    code, _, known, hidden = fill_state(v, S)
-    if code != 0:
-        raise ValueError("v: a clue is larger than its neighbours, smaller than its known "
-                         "mines or needs more mines than its hidden neighbours")
-    if mines < known or mines > known + hidden:
-        raise ValueError("mines: must be between the known mines and known + hidden cells")
-    S[h * w, C_KMINES] = mines
-    count, cells, table = solutions(S, max_solutions)
-    if count < 0:
-        return -1, -1, -1, -1
-    if count == 0:
-        raise ValueError("v: no mine layout agrees with the view and mines")
-    j, wins, _ = best_move(table, node_budget)
-    if j < 0:
-        return -1, -1, -1 if count > 1 else 1, count
-    return cells[j] // w, cells[j] % w, wins, count

@@ -44,6 +44,7 @@ Called when complete deduction finds nothing certain. In turn:
 No step depends on timing: the same seed gives the same games.
 """
 import math
+from collections import namedtuple
 
 import numpy as np
 
@@ -78,6 +79,17 @@ TIE_RTOL = 1e-9
 LEFT_RTOL = 1e-12
 SCORE_UNIT = 10000  # scores in the trace: round(SCORE_UNIT x score)
 ENDGAME_UNIT = 32768  # endgame trace: a = wins x ENDGAME_UNIT + layouts (layouts < this)
+
+#: Result of :func:`best_after`: the two highest safeties ``b1`` >= ``b2`` of hidden cells
+#: that are not certain mines (a cell certainly safe counts 1; 1 when none is left);
+#: ``progress``, some cell is certainly safe; ``approx``, the analysis was approximated;
+#: ``logw``, the position's log total weight (-inf when no layout agrees with it).
+After = namedtuple("After", "b1 b2 progress approx logw")
+
+#: Result of :func:`_score`: the ``best`` candidate and its ``score``; the ``runner``-up,
+#: its ``runner_score`` and whether that is only a bound (``runner_bound``: it was pruned);
+#: the first ``dead`` candidate (-1: none); the analyses ``approx``-imated.
+Scored = namedtuple("Scored", "best score runner runner_score runner_bound dead approx")
 
 
 @njit(cache=True)
@@ -128,17 +140,17 @@ def _take(b1, b2, s, k):
 
 @njit(cache=True)
 def best_after(S, q):
-    """(b1, b2, progress, approximated, logw): the two highest safeties of hidden cells
-    that are not certain mines (a cell certainly safe counts 1; 1 when none is left),
-    and the position's log total weight (-inf when no layout agrees with it)."""
-    res, approx, box, nbox, bprob, pu, uded, logw, _, _ = analyse(S, q)
-    if res != ST_OK:
-        return 0.0, 0.0, False, approx, -np.inf
+    """The two highest safeties of hidden cells on ``S``'s knowledge and the position's
+    weight: an :data:`After`."""
+    a = analyse(S, q)
+    if a.status != ST_OK:
+        return After(0.0, 0.0, False, a.approx, -np.inf)
+    box, bprob = a.box, a.bprob
     b1 = -1.0
     b2 = -1.0
     fc = 0
     prog = False
-    for i in range(nbox):
+    for i in range(a.nbox):
         fc += box[i, CB_SIZE]
         if box[i, CB_DED] == 1:
             prog = True
@@ -147,16 +159,16 @@ def best_after(S, q):
             b1, b2 = _take(b1, b2, 1.0 - bprob[i], box[i, CB_SIZE])
     u = hidden_left(S) - fc
     if u > 0:
-        if uded == 1:
+        if a.uded == 1:
             prog = True
             b1, b2 = _take(b1, b2, 1.0, u)
-        elif uded == 0:
-            b1, b2 = _take(b1, b2, 1.0 - pu, u)
+        elif a.uded == 0:
+            b1, b2 = _take(b1, b2, 1.0 - a.pu, u)
     if b1 < 0.0:
         b1 = 1.0
     if b2 < 0.0:
         b2 = b1
-    return b1, b2, prog, approx, logw
+    return After(b1, b2, prog, a.approx, a.logw)
 
 
 @njit(cache=True)
@@ -226,8 +238,7 @@ def _value_order(S, c, pcell):
 
 @njit(cache=True)
 def _score(S, q, base, local, lw, logw, cand, pcell, row, keyc, scored, buf):
-    """Score ``cand`` (safest first) by the look-ahead (module notes): (best, its score,
-    runner-up, its score, whether that is only a bound, first dead cell, approximated).
+    """Score ``cand`` (safest first) by the look-ahead (module notes): a :data:`Scored`.
 
     A frontier cell's value probabilities come from the analyses that score its values
     (P(c safe, shows v) = W(position with c showing v) / W(position), ``logw`` the log of
@@ -300,7 +311,7 @@ def _score(S, q, base, local, lw, logw, cand, pcell, row, keyc, scored, buf):
             best, bs = c, s
         elif run < 0 or (rbound and not short) or (rbound == short and s > rs):
             run, rs, rbound = c, s, short
-    return best, bs, run, rs, rbound, dead, approx
+    return Scored(best, bs, run, rs, rbound, dead, approx)
 
 
 @njit(cache=True)
@@ -337,11 +348,10 @@ def lookahead_choice(S, params, fparams, pcell, logw):
                 if c == x:
                     pick[m] = c
                     m += 1
-        best, _, _, _, _, _, approx = _score(S, q, base, local, lw, logw, pick, pcell, row,
-                                             keyc, scored, buf)
-        if approx > 0:
+        sc = _score(S, q, base, local, lw, logw, pick, pcell, row, keyc, scored, buf)
+        if sc.approx > 0:
             S[n, C_APPROX] += 1
-        c = best if best >= 0 else pick[0]
+        c = sc.best if sc.best >= 0 else pick[0]
         return c, R_FIFTY_GUESS, partner(S, fs, fcol, c), fs.size
     approx = 0
     if params[P_PSEUDO] != 0:  # a living pseudo-50/50, the safest (pseudo.py)
@@ -361,16 +371,15 @@ def lookahead_choice(S, params, fparams, pcell, logw):
                 if approx > 0:
                     S[n, C_APPROX] += 1
                 return cand[0], R_LOOKAHEAD_GUESS, -1, -1
-        best, bs, run, rs, rbound, dead, ap = _score(S, q, base, local, lw, logw, cand, pcell,
-                                                     row, keyc, scored, buf)
-        approx += ap
-        if best >= 0:
+        sc = _score(S, q, base, local, lw, logw, cand, pcell, row, keyc, scored, buf)
+        approx += sc.approx
+        if sc.best >= 0:
             break
     if approx > 0:
         S[n, C_APPROX] += 1
-    if best < 0:  # every hidden cell is dead: the safest
-        best = dead
-    sa = int(round(SCORE_UNIT * max(bs, 0.0)))
-    sb = int(round(SCORE_UNIT * max(rs, 0.0)))
-    return (best, R_LOOKAHEAD_GUESS, run,
-            sa * 4 * SCORE_UNIT + (2 * SCORE_UNIT if rbound else 0) + min(sb, 2 * SCORE_UNIT - 1))
+    best = sc.best if sc.best >= 0 else sc.dead  # every hidden cell dead: the safest
+    sa = int(round(SCORE_UNIT * max(sc.score, 0.0)))
+    sb = int(round(SCORE_UNIT * max(sc.runner_score, 0.0)))
+    return (best, R_LOOKAHEAD_GUESS, sc.runner,
+            sa * 4 * SCORE_UNIT + (2 * SCORE_UNIT if sc.runner_bound else 0)
+            + min(sb, 2 * SCORE_UNIT - 1))

@@ -49,16 +49,17 @@ def query(params, fparams, want_prob):
 def safe_count(S, q):
     """Hidden cells complete deduction proves safe on ``S``'s knowledge (``q``: deduction
     only); -1 if an analysis was approximated."""
-    res, approx, box, nbox, _, _, uded, _, _, _ = analyse(S, q)
-    if res != ST_OK or approx > 0:
+    a = analyse(S, q)
+    if a.status != ST_OK or a.approx > 0:
         return -1
+    box = a.box
     d = 0
     fc = 0
-    for b in range(nbox):
+    for b in range(a.nbox):
         fc += box[b, CB_SIZE]
         if box[b, CB_DED] == 1:
             d += box[b, CB_SIZE]
-    if uded == 1:
+    if a.uded == 1:
         d += hidden_left(S) - fc
     return d
 
@@ -128,7 +129,7 @@ def criteria(S, q, qd, pcell, cells, sv, ev, qv):
     Returns False if an analysis was approximated (the values are then incomplete)."""
     n = ncells(S)
     local, base = base_counts(S, q)
-    logw = base_logw(S, base) if local else analyse(S, q)[7]
+    logw = base_logw(S, base) if local else analyse(S, q).logw
     row = np.zeros((n, OUT_MINE + 1))  # as whatif.outcome_table, for these cells
     safe = np.full((n, 9), -1, np.int32)  # cells proved safe after "c shows v"
     keyc = np.full(N_KEYS, -1, np.int64)

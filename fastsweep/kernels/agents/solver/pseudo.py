@@ -116,15 +116,15 @@ def sealed_if_mine(S, qd, cells, m, tells, t, buf):
     hidden tell a mine (exact; False if the analysis was approximated)."""
     save_knowledge(S, buf)
     flag(S, cells[0])
-    res, approx, box, _, _, _, uded, _, _, _ = analyse(S, qd)
-    ok = res == ST_OK and approx == 0
+    a = analyse(S, qd)
+    ok = a.status == ST_OK and a.approx == 0
     first_safe = 1 if m == PAIR else 2
     for i in range(1, m):
         if ok:
-            ok = _decided(S, box, uded, cells[i]) == (1 if i >= first_safe else 2)
+            ok = _decided(S, a.box, a.uded, cells[i]) == (1 if i >= first_safe else 2)
     for i in range(t):
         if ok and status(S, tells[i]) == HIDDEN:
-            ok = _decided(S, box, uded, tells[i]) == 2
+            ok = _decided(S, a.box, a.uded, tells[i]) == 2
     restore_knowledge(S, buf)
     return ok
 

@@ -8,6 +8,7 @@ are kept (``TreePool.pairs``): the coefficient vectors are convolved along them,
 backward pass walks the same list to hand outside weights and alive flags back.
 """
 import math
+from collections import namedtuple
 
 import numpy as np
 
@@ -18,17 +19,20 @@ from .tree_tables import (
     _clue_cells, _coefficients, _grow1, _grow2, _nib, _state,
 )
 
+#: The layout of a join (:func:`_plan`): ``dest[side, slot]`` is the slot of the
+#: operand's clue in the result (>= 0), -1 - its closing slot for a hard clue, or -17 -
+#: its slot among the soft clues the join closes; ``shared`` rows are (result slot, most,
+#: cells outside, fewest) of the open clues both operands see (row 0's last column holds
+#: their number); ``valcl`` the packed values of the hard closing clues; ``soft`` the soft
+#: closing clues (count in entry MAX_CLOSE); ``ok`` 0 when the result would exceed
+#: MAX_OPEN / MAX_CLOSE.
+JoinPlan = namedtuple("JoinPlan", "dest shared valcl soft ok")
+
 
 @njit(cache=True)
 def _plan(fr, tp, ab, o):
-    """The layout of table ``o`` = join of tables ``ab`` = (a, b): writes o's open clues.
-    Returns (dest, shared, valcl, soft, ok): ``dest[side, slot]`` is the slot of the
-    operand's clue in o (>= 0), -1 - its closing slot for a hard clue, or -17 - its
-    slot among the soft clues the join closes; ``shared`` rows are (o slot, most,
-    cells outside, fewest) of the open clues both operands see (row 0's last column
-    holds their number); ``valcl`` the packed values of the hard closing clues;
-    ``soft`` the soft closing clues (count in entry MAX_CLOSE); ok 0 when o would
-    exceed MAX_OPEN / MAX_CLOSE."""
+    """The layout of table ``o`` = join of tables ``ab`` = (a, b), a :data:`JoinPlan`
+    (the result's slots are o's); writes o's open clues."""
     a, b = ab
     dest = np.full((2, MAX_OPEN), 0, np.int64)
     shared = np.zeros((MAX_OPEN + 1, 4), np.int64)
@@ -55,19 +59,19 @@ def _plan(fr, tp, ab, o):
         cap = _clue_cells(fr, k)
         if cin == cap and is_soft(fr, k):
             if nsc >= MAX_CLOSE:
-                return dest, shared, valcl, soft, 0
+                return JoinPlan(dest, shared, valcl, soft, 0)
             d = -17 - nsc
             soft[nsc] = k
             nsc += 1
         elif cin == cap:
             if ncl >= MAX_CLOSE:
-                return dest, shared, valcl, soft, 0
+                return JoinPlan(dest, shared, valcl, soft, 0)
             d = -1 - ncl
             valcl += np.int64(fr.con[k, CK_VAL]) << (4 * ncl)
             ncl += 1
         else:
             if no >= MAX_OPEN:
-                return dest, shared, valcl, soft, 0
+                return JoinPlan(dest, shared, valcl, soft, 0)
             d = no
             tp.tclue[o, no] = k
             tp.tin[o, no] = cin
@@ -88,7 +92,7 @@ def _plan(fr, tp, ab, o):
     tp.ntc[o] = no
     shared[0, 3] = nsh
     soft[MAX_CLOSE] = nsc
-    return dest, shared, valcl, soft, 1
+    return JoinPlan(dest, shared, valcl, soft, 1)
 
 
 @njit(cache=True)
