@@ -20,7 +20,7 @@ def describe_state(S) -> str:
     (status, observed clue, mines-left / safe-left / hidden-neighbour mask of each word)
     and, apart, the environment's truth (mines and true clues).
 
-    >>> from fastsweep.kernels import actions, env
+    >>> from fastsweep.kernels.engine import actions, env
     >>> S = env.new_state(2, 3); env.add_mine(S, 5)
     >>> actions.observe(S, 0, 0)
     >>> print(describe_state(S).splitlines()[2])

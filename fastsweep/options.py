@@ -449,12 +449,12 @@ def make_config(agent, size, check=True, **options) -> GameConfig:
         raise TypeError(f"make_config() got unexpected keyword arguments {sorted(unknown)}")
     if not isinstance(agent, str) or agent not in AGENTS:
         raise ValueError(f"agent: unknown agent {agent!r}; known agents: {', '.join(AGENTS)}")
-    if check:
-        check_reads([agent], options)
     raw = dict(DEFAULTS, **options, size=size)
     ctx = {"raw": raw, "agent": agent}
-    for o in OPTIONS:
+    for o in OPTIONS:  # values first: a bad value is named as such, read or not
         ctx[o.name] = o.check(raw[o.name], ctx)
+    if check:
+        check_reads([agent], options)
     h, w = ctx["size"]
     cfg = GameConfig(agent=agent, height=h, width=w,
                      **{k: v for k, v in ctx.items() if k in _CONFIG_FIELDS and k != "agent"})

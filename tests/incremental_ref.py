@@ -28,10 +28,12 @@ def key(case, agent, mc):
 
 
 def compute(case, agent, mc, budget=0):
+    from fastsweep.agents import AGENTS as REGISTRY
     from fastsweep.options import make_config
     from fastsweep.runner import play_chunk
     name, size, (kind, v), rules, prior, games = next(c for c in CASES if c[0] == case)
-    cfg = make_config(agent, size, rules=rules, mine_count=mc, prior=prior, budget=budget,
+    own = {"prior": prior} if "prior" in REGISTRY[agent].options else {}
+    cfg = make_config(agent, size, rules=rules, mine_count=mc, budget=budget, **own,
                       **{kind: v})
     out, _, _ = play_chunk(cfg, 2024, 0, games, timing=False)
     return out

@@ -30,7 +30,7 @@ import pytest
 import fastsweep
 import naive
 from fastsweep import AGENTS
-from fastsweep.options import make_config
+from fastsweep.options import GAME, make_config
 from fastsweep.kernels.engine import layout as ke
 from fastsweep.kernels.engine import game as kg
 from fastsweep.runner import play_chunk
@@ -128,7 +128,9 @@ ORACLE_GAMES = 30  # traced games per small case
 
 def config_kwargs(agent, case, rules, mine_count):
     """The keyword arguments of ``make_config`` / ``play`` for one case, and its config."""
-    kw = dict(case, agent=agent, rules=rules, mine_count=mine_count)
+    # the agent's own options only (a case's prior is for the agents that read it)
+    kw = {k: v for k, v in case.items() if k in GAME or k in AGENTS[agent].options}
+    kw.update(agent=agent, rules=rules, mine_count=mine_count)
     try:
         return kw, make_config(**kw)
     except ValueError:

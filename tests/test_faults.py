@@ -38,14 +38,15 @@ def test_edited_params_json_is_refused(tmp_path, field, value):
     """Edit what fixes the games in params.json and re-run with the edited value: the
     records (digests of seed 0's games) are refused, never reported as the new run's."""
     out = tmp_path / "s"
-    small(out)
+    who = {"agents": ["probability"]}  # an agent that reads the prior and the budget
+    small(out, **who)
     p = out / "params.json"
     params = json.loads(p.read_text())
     params[field] = value
     p.write_text(json.dumps(params))
     with pytest.raises(ValueError, match=r"chunks.jsonl line 1: chunk record refused: "
                                          r"written by a sweep with other parameters"):
-        small(out, **{field: value})
+        small(out, **who, **{field: value})
 
 
 def test_edited_games_or_densities_never_mix(tmp_path):

@@ -4,7 +4,7 @@ against the full path (forced by a negative budget) on other boards."""
 import numpy as np
 import pytest
 
-from fastsweep.agents import kernels_for
+from fastsweep.agents import AGENTS as REGISTRY, kernels_for
 from fastsweep.options import agent_params, make_config
 from fastsweep.kernels.engine import game as kg
 from incremental_ref import AGENTS, CASES, PATH, TRACE_GAMES, compute, key, trace_moves
@@ -52,8 +52,8 @@ def test_incremental_equals_full_reanalysis(agent, mc):
                                         ((13, 17), 0.6, "keep-going", 0.2),
                                         ((16, 16), 0.16, "classic", 0.5),
                                         ((10, 30), 0.25, "keep-going", 0.7)]:
-        cfg = make_config(agent, size, density=density, rules=rules, mine_count=mc,
-                          prior=prior)
+        own = {"prior": prior} if "prior" in REGISTRY[agent].options else {}
+        cfg = make_config(agent, size, density=density, rules=rules, mine_count=mc, **own)
         n = 30 if size[0] * size[1] > 500 else 120
         inc = _play(cfg, 77, n, 0)
         full = _play(cfg, 77, n, -1)

@@ -46,9 +46,10 @@ def test_whole_games_win_the_exhaustive_optimum(m):
         lay = np.zeros((4, 4), bool)
         lay.flat[list(comb)] = True
         for agent in wins:
+            deep = dict(endgame=2000, endgame_nodes=10**8) if agent == "lookahead" else {}
             df = fastsweep.run(agent, 4, layout=lay, games=1, seed=0, rules="classic",
                                first_click="safe", first_cell="corner", mine_count=True,
-                               endgame=2000, endgame_nodes=10**8)
+                               **deep)
             wins[agent] += int(df.won.iloc[0])
     best = optimum_4x4(m)
     print(f"4x4/{m}: optimum {best}/{len(layouts)}, lookahead {wins['lookahead']}, "

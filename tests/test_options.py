@@ -92,8 +92,9 @@ def test_kernel_slots_exist_and_match_the_old_parameters():
             for slot in (o.slot if isinstance(o.slot, tuple) else (o.slot,)):
                 assert slot.startswith(("P_", "F_")) and hasattr(kg, slot), slot
             assert o.to_kernel is not None
-    cfg = make_config("probability", (16, 30), mines=99, rules="classic", mine_count=True,
-                      prior=0.25, budget=1234, threshold=0.2, risk_rules="basic",
+    # check=False: every slot's mapping, including options probability does not read
+    cfg = make_config("probability", (16, 30), check=False, mines=99, rules="classic",
+                      mine_count=True, prior=0.25, budget=1234, threshold=0.2, risk_rules="basic",
                       max_component=7)
     p, f = kernel_params(cfg, seed=2**64 - 1)
     expect = np.zeros(kg.P_LEN, np.int64)

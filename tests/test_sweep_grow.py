@@ -96,10 +96,12 @@ def test_more_densities_sizes_and_members_equal_a_fresh_sweep(tmp_path):
     (dict(budget=1000), "budget"), (dict(chunk_games=20), "chunk_games")])
 def test_changes_that_mix_games_are_refused_naming_the_parameter(tmp_path, change, name):
     out = tmp_path / "o"
-    SW.sweep(games=30, out=str(out), **GRID)
+    # the prior and the budget on an agent that reads them (basic refuses both)
+    grid = dict(GRID, agents=["probability"]) if name in ("prior", "budget") else GRID
+    SW.sweep(games=30, out=str(out), **grid)
     before = {f: (out / f).read_bytes() for f in os.listdir(out)}
     with pytest.raises(ValueError) as e:
-        SW.sweep(games=60, out=str(out), **dict(GRID, **change))
+        SW.sweep(games=60, out=str(out), **dict(grid, **change))
     msg = str(e.value)
     assert f"different parameters ({name}) that fix its games ({name} " in msg
     assert "\n" not in msg
@@ -204,6 +206,13 @@ def test_growing_a_folder_with_a_changed_engine_is_refused(tmp_path, monkeypatch
     _same(grown, SW.sweep(games=100, **GRID))
 
 
+def _edit_params(out, **changes):
+    """Rewrite a folder's params.json with ``changes`` (a folder of an older version)."""
+    p = json.loads((out / "params.json").read_text())
+    p.update(changes)
+    (out / "params.json").write_text(json.dumps(p, indent=1) + "\n")
+
+
 LOOK = dict(agents=["lookahead"], sizes=[5], mines=[4], rules="classic", mine_count=[True],
             chunk_games=10, seed=3, quiet=True, workers=1)
 
@@ -214,7 +223,12 @@ def test_an_option_none_of_the_folders_agents_takes_does_not_stop_it_growing(tmp
     records reused; a look-ahead folder written with it off is refused, and grows with its
     own value."""
     out = tmp_path / "basic"
-    SW.sweep(games=30, out=str(out), corner_opening=False, **GRID)
+    with pytest.raises(ValueError, match=r"corner_opening: agent 'basic' does not read this "
+                                         r"option; it reads size, layout"):
+        SW.sweep(games=30, out=str(out), corner_opening=False, **GRID)
+    # a folder written before options were checked against the agents (2026-11-28)
+    SW.sweep(games=30, out=str(out), **GRID)
+    _edit_params(out, corner_opening=False)
     grown = SW.sweep(games=60, out=str(out), **GRID)
     assert grown.reused_chunks > 0
     _same(grown, SW.sweep(games=60, out=str(tmp_path / "fresh"), **GRID))
@@ -249,7 +263,8 @@ def test_records_with_the_old_digest_are_still_read(tmp_path):
     and the folder grows under the default (basic ignores ``endgame``)."""
     from fastsweep.sweep.integrity import record_id
     out = tmp_path / "o"
-    SW.sweep(games=30, out=str(out), endgame=500, **GRID)
+    SW.sweep(games=30, out=str(out), **GRID)
+    _edit_params(out, endgame=500)  # as written before basic refused the option
     p = json.loads((out / "params.json").read_text())
     lines = _lines(out)
     assert all(r["id"] == record_id(p, r) != record_id(p, r, legacy=True) for r in lines)

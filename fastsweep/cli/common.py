@@ -47,6 +47,7 @@ def cli_wording(message, parser) -> str:
     """A wrapper's error message in the command's terms: a leading ``name:`` (or
     ``a/b:``) and ``name=VALUE`` become the flags of ``parser``, on one line.
 
+    >>> from fastsweep.cli.main import build_parser
     >>> p = build_parser()._subparsers._group_actions[0].choices["run"]
     >>> cli_wording("mines/density: give exactly one of mines=M or density=rho", p)
     '--mines/--density: give exactly one of --mines M or --density RHO'
