@@ -23,33 +23,35 @@ MAX_SEED = 2**64 - 1
 
 @dataclass(frozen=True)
 class GameConfig:
-    """One board configuration plus one agent: everything a batch of games needs."""
+    """One board configuration plus one agent: everything a batch of games needs. Made by
+    :func:`fastsweep.options.make_config` only, which fills every field from the option
+    table (the one place defaults are written)."""
 
     agent: str
     height: int
     width: int
     mines: int
-    rules: str = "keep-going"
-    first_click: str = "any"
-    first_cell: object = "random"  # "corner" | "center" | "random" | (row, col)
-    mine_count: bool = False
-    layout: np.ndarray | None = field(default=None, compare=False, repr=False)
-    prior: float = 0.5
-    budget: int = 0
-    threshold: float = 0.125
-    risk_rules: str = "complete"
-    max_component: int = 20
-    noise: str = "none"  # the normalised spec (see fastsweep.noise.parse_noise)
-    noise_aware: bool = False  # resolved per agent by the option table
-    flag_threshold: float = 1.0
-    endgame: int = 1000
-    endgame_nodes: int = 1_000_000
-    candidate_cut: float = 0.9
-    pseudo_fifty: bool = True
-    corner_opening: bool = True
-    offedge_limit: bool = False
-    fifty_blocks: bool = False
-    far_ties: bool = True
+    rules: str
+    first_click: str
+    first_cell: object  # "corner" | "center" | "random" | (row, col)
+    mine_count: bool
+    layout: np.ndarray | None = field(compare=False, repr=False)
+    prior: float
+    budget: int
+    threshold: float
+    risk_rules: str
+    max_component: int
+    noise: str  # the normalised spec (see fastsweep.noise.parse_noise)
+    noise_aware: bool  # resolved per agent by the option table
+    flag_threshold: float
+    endgame: int
+    endgame_nodes: int
+    candidate_cut: float
+    pseudo_fifty: bool
+    corner_opening: bool
+    offedge_limit: bool
+    fifty_blocks: bool
+    far_ties: bool
 
     @property
     def cells(self) -> int:

@@ -12,8 +12,7 @@ list and range values are read by :mod:`fastsweep.values`.
 from __future__ import annotations
 
 import argparse
-import math
-import numbers
+import inspect
 from dataclasses import dataclass, fields
 from typing import Callable
 
@@ -21,11 +20,19 @@ import numpy as np
 
 from .agents import AGENTS, agent_id
 from .values import cell_spec, int_list, mine_count_spec, range_spec, split_list
-from .kernels.inference.count import MAX_BUDGET
-from .config import (
-    FIRST_CLICKS, RULES, GameConfig, _check_first_click, _is_int, check_density,
-    parse_first_cell, parse_layout, parse_size, resolve_mines,
+from .option_checks import (
+    MAX_COMPONENT, MAX_ENDGAME, RISK_RULES, check_mines, check_density_option, check_layout,
+    check_rules, check_first_click, check_first_cell, check_mine_count, check_prior,
+    check_budget, check_threshold, check_risk_rules, check_max_component, check_endgame,
+    check_endgame_nodes, check_candidate_cut, check_switch, check_noise,
+    check_noise_aware, check_flag_threshold, noise_slots,
 )
+from .config import (
+    FIRST_CLICKS, GameConfig, _check_first_click, parse_size,
+)
+
+
+ORIGINAL = "original"  # ``Option.neutral`` of the options sweep folders held from the start
 
 
 @dataclass(frozen=True)
@@ -53,165 +60,14 @@ class Option:
     #                                  fparams), or a tuple of them
     to_kernel: Callable | None = None  # (cfg, kernels.game) -> the slot's number (a tuple
     #                                    for a tuple of slots)
+    neutral: object = ORIGINAL  # an option added after sweep folders' first format: the
+    #                             value that plays the games of before it existed (it
+    #                             enters a record's digest only away from it)
 
     @property
     def keyword(self) -> str:
         """The keyword ``sweep`` takes this option under."""
         return self.axis or self.name
-
-
-# ---------------------------------------------------------------- validators
-
-def _mines(v, c):
-    if c["layout"] is not None:
-        return int(c["layout"].sum())
-    h, w = c["size"]
-    return resolve_mines(v, c["raw"].get("density"), h * w)
-
-
-def _density(v, c):
-    return None if v is None or c["layout"] is not None else check_density(v)
-
-
-def _layout(v, c):
-    if v is None:
-        return None
-    if c["raw"].get("mines") is not None or c["raw"].get("density") is not None:
-        raise ValueError("mines/density: do not give mines or density with an explicit layout")
-    return parse_layout(v, *c["size"])
-
-
-def _rules(v, c):
-    if v not in RULES:
-        raise ValueError(f"rules: unknown rules {v!r}; allowed: {', '.join(RULES)}")
-    return v
-
-
-def _first_click(v, c):
-    if v is None:
-        v = "safe" if c["rules"] == "classic" else "any"
-    if v not in FIRST_CLICKS:
-        raise ValueError(f"first_click: unknown rule {v!r}; allowed: {', '.join(FIRST_CLICKS)}")
-    return v
-
-
-def _first_cell(v, c):
-    if v is None:
-        v = "corner" if c["rules"] == "classic" else "random"
-    return parse_first_cell(v, *c["size"])
-
-
-def _mine_count(v, c):
-    if not isinstance(v, (bool, np.bool_)):
-        raise ValueError(f"mine_count: expected True or False, got {v!r}")
-    return bool(v)
-
-
-def _prior(v, c):
-    if not isinstance(v, numbers.Real) or math.isnan(v) or not 0.0 < v < 1.0:
-        raise ValueError(f"prior: must be a number strictly between 0 and 1, got {v!r}")
-    return float(v)
-
-
-def _budget(v, c):
-    if not _is_int(v) or not 0 <= v <= MAX_BUDGET:
-        raise ValueError(f"budget: must be an integer in [0, 2**24] (0 = the agent's default; "
-                         f"memory grows with it), got {v!r}")
-    return int(v)
-
-
-MAX_COMPONENT = 30  # bruteforce enumerates up to 2**max_component layouts per component
-RISK_RULES = ("complete", "basic")
-
-
-def _threshold(v, c):
-    if not isinstance(v, numbers.Real) or isinstance(v, bool) or math.isnan(v) or not 0.0 < v < 1.0:
-        raise ValueError(f"threshold: must be a number strictly between 0 and 1, got {v!r}")
-    return float(v)
-
-
-def _risk_rules(v, c):
-    if v not in RISK_RULES:
-        raise ValueError(f"risk_rules: unknown rules {v!r}; allowed: {', '.join(RISK_RULES)}")
-    return v
-
-
-def _max_component(v, c):
-    if not _is_int(v) or not 1 <= v <= MAX_COMPONENT:
-        raise ValueError(f"max_component: must be an integer in [1, {MAX_COMPONENT}] (cells of "
-                         f"the largest frontier component bruteforce enumerates), got {v!r}")
-    return int(v)
-
-
-MAX_ENDGAME = 20000  # layouts (the endgame trace packs wins and layouts below 2**15)
-MAX_ENDGAME_NODES = 10**9
-
-
-def _endgame(v, c):
-    if not _is_int(v) or not 0 <= v <= MAX_ENDGAME:
-        raise ValueError(f"endgame: must be an integer in [0, {MAX_ENDGAME}] (layouts; 0: "
-                         f"no endgame search), got {v!r}")
-    return int(v)
-
-
-def _endgame_nodes(v, c):
-    if not _is_int(v) or not 1 <= v <= MAX_ENDGAME_NODES:
-        raise ValueError(f"endgame_nodes: must be an integer in [1, 10**9] (search nodes a "
-                         f"move), got {v!r}")
-    return int(v)
-
-
-def _candidate_cut(v, c):
-    if not isinstance(v, numbers.Real) or isinstance(v, bool) or math.isnan(v) or not 0.0 < v <= 1.0:
-        raise ValueError(f"candidate_cut: must be a number in (0, 1] (1: only the safest "
-                         f"cells), got {v!r}")
-    return float(v)
-
-
-def _switch(name):
-    """The validator of an on/off option ``name``."""
-    def check(v, c):
-        if not isinstance(v, (bool, np.bool_)):
-            raise ValueError(f"{name}: expected True or False, got {v!r}")
-        return bool(v)
-    return check
-
-
-def _noise(v, c):
-    from .noise import parse_noise
-
-    return parse_noise(v).spec
-
-
-def _noise_aware(v, c):
-    agent = c["agent"]
-    able = AGENTS[agent].noise_aware
-    if v is None:
-        return able and c["noise"] != "none"
-    if not isinstance(v, (bool, np.bool_)):
-        raise ValueError(f"noise_aware: expected True, False or None (the agent's own), got {v!r}")
-    if v and not able:
-        raise ValueError(f"noise_aware: agent {agent!r} cannot reason under noise; noise-aware "
-                         f"agents: {', '.join(a for a, i in AGENTS.items() if i.noise_aware)}")
-    return bool(v) and c["noise"] != "none"
-
-
-def _flag_threshold(v, c):
-    if not isinstance(v, numbers.Real) or isinstance(v, bool) or math.isnan(v) or not 0.5 <= v <= 1.0:
-        raise ValueError(f"flag_threshold: must be a number in [0.5, 1] (1: flag only certain "
-                         f"mines), got {v!r}")
-    if v < 1.0 and not (c["agent"] == "probability" and c["noise_aware"]):
-        raise ValueError("flag_threshold: below 1 only for the probability agent reasoning "
-                         "under noise (a noise model, and not trusting the clues): under "
-                         "exact clues every flag must be a mine")
-    return float(v)
-
-
-def _noise_slots(cfg, kg):
-    from .noise import parse_noise
-
-    m = parse_noise(cfg.noise)
-    return m.model, m.cut_a, m.cut_b, m.a, m.b
 
 
 # ---------------------------------------------------------------- the table
@@ -222,102 +78,117 @@ OPTIONS = (
            sweep="axis", axis="sizes",
            sweep_parse=split_list, sweep_help="comma-separated sizes: d or HxW, e.g. 10,30,16x30"),
     Option("layout", None, "a fixed mine layout: H x W bool array or list of (row, col)",
-           _layout, sweep=None),
-    Option("mines", None, "number of mines", _mines, flag="--mines", type=int, group="count",
+           check_layout, sweep=None),
+    Option("mines", None, "number of mines", check_mines, flag="--mines", type=int, group="count",
            metavar="M", required=True, sweep="axis", axis="mines", sweep_parse=int_list,
            sweep_help="comma-separated mine counts",
            slot="P_MINES", to_kernel=lambda cfg, kg: cfg.mines),
-    Option("density", None, "fraction of cells that are mines, in [0, 1]", _density,
+    Option("density", None, "fraction of cells that are mines, in [0, 1]",
+           check_density_option,
            flag="--density", type=float, group="count", metavar="RHO", required=True,
            sweep="axis", axis="densities", sweep_parse=range_spec,
            sweep_help="mine densities: START:STOP:STEP (inclusive) or a comma list"),
-    Option("rules", "keep-going", "keep-going (default) or classic", _rules, flag="--rules",
+    Option("rules", "keep-going", "keep-going (default) or classic", check_rules, flag="--rules",
            metavar="RULES", sweep="axis", axis="rules", sweep_parse=split_list,
            sweep_help="comma list of keep-going, classic", slot="P_RULES",
            to_kernel=lambda cfg, kg: (kg.RULES_CLASSIC if cfg.rules == "classic"
                                       else kg.RULES_KEEP_GOING)),
     Option("first_click", None, "any | safe | zero (default: safe for classic, any otherwise)",
-           _first_click, flag="--first-click", metavar="RULE", slot="P_FIRST_CLICK",
+           check_first_click, flag="--first-click", metavar="RULE", slot="P_FIRST_CLICK",
            to_kernel=lambda cfg, kg: FIRST_CLICKS.index(cfg.first_click)),
     Option("first_cell", None, "corner | center | random | ROW,COL (default: corner for "
-           "classic, random otherwise)", _first_cell, flag="--first-cell",
+           "classic, random otherwise)", check_first_cell, flag="--first-cell",
            metavar="CELL", sweep_parse=cell_spec, slot="P_FIRST_CELL",
            to_kernel=lambda cfg, kg: cfg.first_cell_index()),
-    Option("mine_count", False, "tell the agent the number of mines", _mine_count,
+    Option("mine_count", False, "tell the agent the number of mines", check_mine_count,
            flag="--mine-count", type=bool, sweep="axis", axis="mine_count",
            sweep_parse=mine_count_spec, sweep_default="both",
            sweep_help="tell agents the mine total: both | yes | no, or AGENT=both|yes|no,...",
            slot="P_MINE_COUNT", to_kernel=lambda cfg, kg: int(cfg.mine_count)),
     Option("prior", 0.5, "per-cell mine prior of probability agents that are not told the "
-           "mine count (they do not see the density), in (0, 1)", _prior, flag="--prior",
+           "mine count (they do not see the density), in (0, 1)", check_prior, flag="--prior",
            type=float, metavar="P", slot="F_PRIOR", to_kernel=lambda cfg, kg: cfg.prior),
     Option("budget", 0, "work budget of exact analyses, at most 2**24 (memory grows with it; "
-           "0 = the agents' own, 2**20)", _budget,
+           "0 = the agents' own, 2**20)", check_budget,
            flag="--budget", type=int, metavar="B", slot="P_BUDGET",
            to_kernel=lambda cfg, kg: cfg.budget),
     Option("threshold", 0.125, "threshold agent: reveal at once every cell whose mine "
-           "probability is below this, in (0, 1)", _threshold, flag="--threshold", type=float,
-           metavar="T", slot="F_THRESHOLD", to_kernel=lambda cfg, kg: cfg.threshold),
+           "probability is below this, in (0, 1)", check_threshold, flag="--threshold", type=float,
+           metavar="T", slot="F_THRESHOLD", to_kernel=lambda cfg, kg: cfg.threshold,
+           neutral=0.125),
     Option("risk_rules", "complete", "risk agent: what decides cells in its look-ahead, "
            "complete (deduction) or basic (the single-clue rules, as the report)",
-           _risk_rules, flag="--risk-rules", metavar="RULES", slot="P_RISK_RULES",
-           to_kernel=lambda cfg, kg: RISK_RULES.index(cfg.risk_rules)),
+           check_risk_rules, flag="--risk-rules", metavar="RULES", slot="P_RISK_RULES",
+           to_kernel=lambda cfg, kg: RISK_RULES.index(cfg.risk_rules),
+           neutral="complete"),
     Option("max_component", 20, "bruteforce agents: largest frontier component (cells) they "
-           f"enumerate, in [1, {MAX_COMPONENT}]", _max_component, flag="--max-component",
+           f"enumerate, in [1, {MAX_COMPONENT}]", check_max_component, flag="--max-component",
            type=int, metavar="K", slot="P_MAX_COMPONENT",
-           to_kernel=lambda cfg, kg: cfg.max_component),
+           to_kernel=lambda cfg, kg: cfg.max_component,
+           neutral=20),
     Option("noise", "none", "the sensor's noise: none | detector:p_neg=A,p_pos=B | reveal:p=P "
-           "| optimistic[:p=P] | cautious[:p=P]", _noise, flag="--noise", metavar="SPEC",
+           "| optimistic[:p=P] | cautious[:p=P]", check_noise, flag="--noise", metavar="SPEC",
            slot=("P_NOISE", "P_NOISE_CUT_A", "P_NOISE_CUT_B", "F_NOISE_A", "F_NOISE_B"),
-           to_kernel=_noise_slots),
+           to_kernel=noise_slots,
+           neutral="none"),
     Option("noise_aware", None, "under noise, inference and probability trust the shown "
            "clues instead of reasoning on the exact posterior (Python: noise_aware=False; "
            "default None: aware where the agent can)",
-           _noise_aware, flag="--trust-clues", const=False, slot="P_NOISE_AWARE",
-           to_kernel=lambda cfg, kg: int(cfg.noise_aware)),
+           check_noise_aware, flag="--trust-clues", const=False, slot="P_NOISE_AWARE",
+           to_kernel=lambda cfg, kg: int(cfg.noise_aware),
+           neutral=None),
     Option("flag_threshold", 1.0, "noise-aware probability agent: flag cells whose posterior "
-           "mine probability is at least this, in [0.5, 1]", _flag_threshold,
+           "mine probability is at least this, in [0.5, 1]", check_flag_threshold,
            flag="--flag-threshold", type=float, metavar="T", slot="F_FLAG_THRESHOLD",
-           to_kernel=lambda cfg, kg: cfg.flag_threshold),
+           to_kernel=lambda cfg, kg: cfg.flag_threshold,
+           neutral=1.0),
 )
 OPTIONS += (
     Option("endgame", 1000, "lookahead agent: exact endgame search once at most this many "
            f"layouts are consistent (needs the mine total; 0: off), in [0, {MAX_ENDGAME}]",
-           _endgame, flag="--endgame", type=int, metavar="L", slot="P_ENDGAME_MAX",
-           to_kernel=lambda cfg, kg: cfg.endgame),
+           check_endgame, flag="--endgame", type=int, metavar="L", slot="P_ENDGAME_MAX",
+           to_kernel=lambda cfg, kg: cfg.endgame,
+           neutral=1000),
     Option("endgame_nodes", 1_000_000, "lookahead agent: node budget of one endgame "
-           "search (over it: the look-ahead instead), in [1, 10**9]", _endgame_nodes,
+           "search (over it: the look-ahead instead), in [1, 10**9]", check_endgame_nodes,
            flag="--endgame-nodes", type=int, metavar="N", slot="P_ENDGAME_NODES",
-           to_kernel=lambda cfg, kg: cfg.endgame_nodes),
+           to_kernel=lambda cfg, kg: cfg.endgame_nodes,
+           neutral=1_000_000),
     Option("candidate_cut", 0.9, "lookahead agent: it scores the hidden cells at least this "
-           "fraction as safe as the safest, in (0, 1]", _candidate_cut,
+           "fraction as safe as the safest, in (0, 1]", check_candidate_cut,
            flag="--candidate-cut", type=float, metavar="F", slot="F_CUT",
-           to_kernel=lambda cfg, kg: cfg.candidate_cut),
+           to_kernel=lambda cfg, kg: cfg.candidate_cut,
+           neutral=0.9),
     Option("pseudo_fifty", True, "lookahead agent: guess a pseudo-50/50 early (a cell that, "
            "were it a mine, would certainly be half of a 50/50 no reveal resolves: an "
            "orthogonal pair or a 2x2 block; on by default: --no-pseudo-fifty turns it off)",
-           _switch("pseudo_fifty"), flag="--pseudo-fifty", type=bool, slot="P_PSEUDO",
-           to_kernel=lambda cfg, kg: int(cfg.pseudo_fifty)),
+           check_switch("pseudo_fifty"), flag="--pseudo-fifty", type=bool, slot="P_PSEUDO",
+           to_kernel=lambda cfg, kg: int(cfg.pseudo_fifty),
+           neutral=False),
     Option("corner_opening", True, "lookahead agent: when the opening cell shows a number "
            "and nothing is certain, guess the corner farthest from it (if no cell is safer; on "
            "by default: --no-corner-opening turns it off)",
-           _switch("corner_opening"), flag="--corner-opening", type=bool, slot="P_CORNER",
-           to_kernel=lambda cfg, kg: int(cfg.corner_opening)),
+           check_switch("corner_opening"), flag="--corner-opening", type=bool, slot="P_CORNER",
+           to_kernel=lambda cfg, kg: int(cfg.corner_opening),
+           neutral=False),
     Option("offedge_limit", False, "lookahead agent: off the frontier, score only the cells "
            "Hill's solver does (two steps from a clue, corners and nooks): cheaper",
-           _switch("offedge_limit"), flag="--offedge-limit", type=bool, slot="P_OFFEDGE",
-           to_kernel=lambda cfg, kg: int(cfg.offedge_limit)),
+           check_switch("offedge_limit"), flag="--offedge-limit", type=bool, slot="P_OFFEDGE",
+           to_kernel=lambda cfg, kg: int(cfg.offedge_limit),
+           neutral=False),
     Option("fifty_blocks", False, "lookahead agent: guess early also the unavoidable 50/50s "
            "over more than two cells (2x2 blocks and other sets linked by clues: two mine "
-           "patterns no clue can ever tell apart), not only pairs", _switch("fifty_blocks"),
+           "patterns no clue can ever tell apart), not only pairs", check_switch("fifty_blocks"),
            flag="--fifty-blocks", type=bool, slot="P_BLOCKS",
-           to_kernel=lambda cfg, kg: int(cfg.fifty_blocks)),
+           to_kernel=lambda cfg, kg: int(cfg.fifty_blocks),
+           neutral=False),
     Option("far_ties", True, "lookahead agent: of candidates equally safe and alike (for "
            "cells no clue touches, the same neighbourhood), prefer the one farthest from the "
            "revealed cells, not the guess order's first (on by default: --no-far-ties turns "
-           "it off)", _switch("far_ties"),
+           "it off)", check_switch("far_ties"),
            flag="--far-ties", type=bool, slot="P_FAR",
-           to_kernel=lambda cfg, kg: int(cfg.far_ties)),
+           to_kernel=lambda cfg, kg: int(cfg.far_ties),
+           neutral=False),
 )
 BY_NAME = {o.name: o for o in OPTIONS}
 DEFAULTS = {o.name: o.default for o in OPTIONS}
@@ -381,10 +252,29 @@ def add_flags(parser, sweep=False, only=None):
         groups[o.group].add_argument(o.flag, **kw)
 
 
-def given(loc) -> dict:
-    """The options among a function's ``locals()`` (``run`` and ``play`` take every row by
-    its name, as keywords; the size is their second positional argument)."""
-    return {o.name: loc[o.name] for o in OPTIONS if o.name != "size"}
+def takes_options(rows):
+    """Decorator: ``fn(..., **options)`` shows the option table's ``rows`` as keyword
+    arguments with the table's defaults (its ``__signature__``, which ``help()``,
+    ``inspect`` and editors read), so each default is written once, in the table. ``fn``
+    receives only the options its caller gave and passes them on (:func:`make_config`
+    fills in the rest and refuses names that are not options).
+
+    >>> import inspect
+    >>> @takes_options([BY_NAME["prior"], BY_NAME["budget"]])
+    ... def f(agent, budget=0, **options):
+    ...     return options
+    >>> str(inspect.signature(f)), f("basic", prior=0.3)
+    ('(agent, budget=0, *, prior=0.5)', {'prior': 0.3})
+    """
+    def wrap(fn):
+        sig = inspect.signature(fn)
+        own = [p for p in sig.parameters.values() if p.kind is not p.VAR_KEYWORD]
+        names = {p.name for p in own}
+        extra = [inspect.Parameter(o.name, inspect.Parameter.KEYWORD_ONLY, default=o.default)
+                 for o in rows if o.name not in names]
+        fn.__signature__ = sig.replace(parameters=own + extra)
+        return fn
+    return wrap
 
 
 # the game's options: every agent plays under them (the others are agents' options,
@@ -444,9 +334,10 @@ def make_config(agent, size, check=True, **options) -> GameConfig:
     >>> make_config("basic", (16, 30), mines=99, rules="classic").first_cell
     'corner'
     """
-    unknown = set(options) - set(BY_NAME)
+    unknown = sorted(set(options) - set(BY_NAME) - {"size"})
     if unknown:
-        raise TypeError(f"make_config() got unexpected keyword arguments {sorted(unknown)}")
+        raise TypeError(f"{unknown[0]}: not an option of the game or of any agent; options: "
+                        f"{', '.join(o.name for o in OPTIONS if o.name != 'size')}")
     if not isinstance(agent, str) or agent not in AGENTS:
         raise ValueError(f"agent: unknown agent {agent!r}; known agents: {', '.join(AGENTS)}")
     raw = dict(DEFAULTS, **options, size=size)

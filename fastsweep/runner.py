@@ -11,7 +11,7 @@ import pandas as pd
 from .agents import kernels_for
 from .config import GameConfig, check_games, check_seed
 from .kernels.engine import game as kg
-from .options import agent_params, given, make_config
+from .options import OPTIONS, agent_params, make_config, takes_options
 
 COLUMNS = ["game", "seed", "agent", "height", "width", "mines", "rules", "first_click",
            "mine_count", "flagged", "detonated", "revealed", "guesses", "moves", "won",
@@ -75,12 +75,8 @@ def frame(cfg: GameConfig, seed: int, first_game: int, out, secs) -> pd.DataFram
     }, columns=COLUMNS)
 
 
-def run(agent, size, mines=None, density=None, games=1, seed=0, rules="keep-going",
-        first_click=None, first_cell=None, mine_count=False, layout=None, prior=0.5,
-        budget=0, threshold=0.125, risk_rules="complete", max_component=20, noise="none",
-        noise_aware=None, flag_threshold=1.0, endgame=1000, endgame_nodes=1_000_000,
-        candidate_cut=0.9, pseudo_fifty=True, corner_opening=True,
-        offedge_limit=False, fifty_blocks=False, far_ties=True) -> pd.DataFrame:
+@takes_options([o for o in OPTIONS if o.name != "size"])
+def run(agent, size, mines=None, density=None, games=1, seed=0, **options) -> pd.DataFrame:
     """Play ``games`` games of one configuration; one DataFrame row per game.
 
     Parameters
@@ -171,7 +167,7 @@ def run(agent, size, mines=None, density=None, games=1, seed=0, rules="keep-goin
     >>> round(df.score.mean(), 2)  # doctest: +SKIP
     0.85
     """
-    cfg = make_config(agent, size, **given(locals()))  # every row of options.OPTIONS
+    cfg = make_config(agent, size, mines=mines, density=density, **options)
     games = check_games(games)
     seed = check_seed(seed)
     out, secs, _ = play_chunk(cfg, seed, 0, games)

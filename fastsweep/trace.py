@@ -17,7 +17,7 @@ from .studies.influence import influence as _influence
 from .studies.influence import influence_graph as _influence_graph
 from .kernels.engine import layout as kl
 from .kernels.engine import game as kg
-from .options import agent_params, given, make_config
+from .options import OPTIONS, agent_params, make_config, takes_options
 
 ACTIONS = {kl.A_REVEAL: "reveal", kl.A_FLAG: "flag", kl.A_GUESS: "guess"}
 LEGEND = ("legend: ? hidden, 0-8 clue (as shown), - revealed with no clue shown (noise), "
@@ -244,12 +244,8 @@ def _outcome(x, true, noisy):
     return f"clue {x}" + (f" (true {true})" if noisy and x != true else "")
 
 
-def play(agent, size, mines=None, density=None, seed=0, game=0, rules="keep-going",
-         first_click=None, first_cell=None, mine_count=False, layout=None, prior=0.5,
-         budget=0, threshold=0.125, risk_rules="complete", max_component=20, noise="none",
-         noise_aware=None, flag_threshold=1.0, endgame=1000, endgame_nodes=1_000_000,
-         candidate_cut=0.9, pseudo_fifty=True, corner_opening=True,
-         offedge_limit=False, fifty_blocks=False, far_ties=True) -> Trace:
+@takes_options([o for o in OPTIONS if o.name != "size"])
+def play(agent, size, mines=None, density=None, seed=0, game=0, **options) -> Trace:
     """Play game ``game`` of root ``seed`` with every move recorded.
 
     Arguments as in :func:`fastsweep.run`. The same (seed, game) gives the same game as
@@ -261,7 +257,7 @@ def play(agent, size, mines=None, density=None, seed=0, game=0, rules="keep-goin
     >>> t = fastsweep.play("basic", (16, 30), mines=99, seed=3)
     >>> print(t.text(every=100))  # doctest: +SKIP
     """
-    cfg = make_config(agent, size, **given(locals()))  # every row of options.OPTIONS
+    cfg = make_config(agent, size, mines=mines, density=density, **options)
     seed = check_seed(seed)
     game = check_game_index(game)
     params, fparams = agent_params(cfg, seed)

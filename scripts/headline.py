@@ -53,21 +53,21 @@ def main(argv=None):
                    "cpus": os.cpu_count(), "machine": platform.processor() or platform.machine(),
                    "games": int(r.summary.games.sum()),
                    "chunks_reused": int(r.reused_chunks), "chunks_played": int(r.played_chunks),
-                   "command": "python3 scripts/headline.py " + " ".join(argv or sys.argv[1:])},
+                   "games_played": int(r.played_games),
+                   "seconds_compile": round(r.seconds_compile, 1),
+                   "seconds_playing": round(r.seconds_playing, 1),
+                   # what the user typed: scripts/main.py runs this module's main()
+                   "command": " ".join(
+                       ["python3", os.path.relpath(os.path.abspath(sys.argv[0]), ROOT)]
+                       + list(sys.argv[1:] if argv is None else argv))},
                   f, indent=1)
     files = plot_results(out, kinds=["score", "diff", "win"], formats=["pdf", "png"])
     s = r.summary
     print(s[["agent", "mine_count", "density", "games", "mean_score", "ci_half", "hit_cap",
              "us_per_game"]].to_string(index=False, float_format=lambda v: f"{v:.4f}"))
-    games = int(s.games.sum())
-    if not r.played_chunks:  # a rate over games read from disk would be meaningless
-        how = (f"{games:,} games loaded from {out} ({r.reused_chunks:,} chunks reused, none "
-               f"played)")
-    else:
-        how = (f"{games:,} games; {r.played_chunks:,} chunks played in {wall:.1f} s"
-               + (f", {r.reused_chunks:,} reused from {out}" if r.reused_chunks else ""))
-    print(f"{how}; max CI half-width {s.ci_half.max():.4f}; "
-          f"{int(s.hit_cap.sum())} point(s) at the game cap")
+    # the sweep's own words (its progress lines count the same games the same way)
+    print(f"{r.describe()}; max CI half-width {s.ci_half.max():.4f}; "
+          f"{int(s.hit_cap.sum())} point(s) at the game cap; {wall:.1f} s in all")
     for f in files:
         print(f"wrote {f}")
 

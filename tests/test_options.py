@@ -202,3 +202,38 @@ def test_folder_without_prior_and_budget_still_resumes_and_loads(tmp_path):
     assert "prior" not in json.loads(pfile.read_text())  # the folder is not rewritten
     with pytest.raises(ValueError, match=r"different parameters \(prior\)"):
         SW.sweep(out=str(out), prior=0.4, **grid)
+
+
+def test_reference_pages_are_rendered_from_the_code():
+    """docs/reference/*.md equal a fresh rendering (re-render with
+    ``python -m fastsweep.reference docs/reference`` after changing the table)."""
+    import os
+
+    from fastsweep import reference
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    for name, render in reference.PAGES.items():
+        with open(os.path.join(root, "docs", "reference", name), encoding="utf-8") as f:
+            assert f.read() == render(), f"docs/reference/{name} is stale"
+
+
+def test_defaults_are_written_once():
+    """GameConfig has no defaults (make_config fills every field from the table), the
+    entry points' signatures are made from the table, and the record digests' neutral
+    values come from its ``neutral`` column."""
+    import dataclasses
+
+    from fastsweep.config import GameConfig
+    from fastsweep.sweep.integrity import FIXED_LATER
+
+    for f in dataclasses.fields(GameConfig):
+        assert f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+    assert {f.name for f in dataclasses.fields(GameConfig)} == (
+        {o.name for o in OPTIONS} - {"size", "density"} | {"agent", "height", "width"})
+    assert FIXED_LATER == {o.name: o.neutral for o in OPTIONS if o.name in FIXED_LATER}
+    assert set(FIXED_LATER) == {"threshold", "risk_rules", "max_component", "noise",
+                                "noise_aware", "flag_threshold", "endgame", "endgame_nodes",
+                                "candidate_cut", "pseudo_fifty", "corner_opening",
+                                "offedge_limit", "fifty_blocks", "far_ties"}
+    with pytest.raises(TypeError, match=r"endgam: not an option of the game or of any agent"):
+        run("lookahead", 5, mines=3, endgam=5)

@@ -26,7 +26,7 @@ from ..kernels.engine import actions as ka
 from ..kernels.engine import env as ke
 from ..kernels.engine import game as kg
 from ..kernels.engine import layout as kl
-from ..options import GAME, OPTIONS, kernel_params, make_config
+from ..options import BY_NAME, GAME, OPTIONS, kernel_params, make_config, takes_options
 from .advice import FIRST_CLICK_NOTE, Advice, advice_of
 from .position_text import check_position
 
@@ -87,6 +87,7 @@ class ManualGame:
     (0, 0)
     """
 
+    @takes_options([BY_NAME[n] for n in MANUAL_OPTIONS])
     def __init__(self, view, mines=None, agent="probability", *, order=None, seed=0,
                  first_click="safe", first_cell="corner", **options):
         if not isinstance(agent, str) or agent not in AGENTS:
@@ -273,6 +274,7 @@ class ManualGame:
         return advice_of(self)
 
 
+@takes_options([BY_NAME[n] for n in MANUAL_OPTIONS])
 def advise(view, mines=None, agent="probability", *, order=None, seed=0, first_click="safe",
            first_cell="corner", **options) -> Advice:
     """What agent ``agent`` would do next in position ``view``, and why.

@@ -35,7 +35,7 @@ from collections import deque
 
 from .backends import Dask
 from .execute import BACKENDS, SweepWorkerError, _execute, run_batch, run_task, warm_up
-from ..options import check_reads, sweep_options
+from ..options import check_reads, sweep_options, takes_options
 from .grid import FORMAT, _resolve, board_key, chunk_size, parse_range
 from .integrity import FolderLock
 from .plan import _Plan
@@ -49,16 +49,11 @@ __all__ = ["BACKENDS", "FORMAT", "TIMING_COLUMNS", "SweepResult", "SweepWorkerEr
            "warm_up"]
 
 
+@takes_options(sweep_options("single"))
 def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
           mine_count=(False, True), games=None, ci=None, min_games=200, max_games=100_000,
           seed=0, workers=None, backend="process", scheduler=None, out=None,
-          first_click=None, first_cell=None, prior=0.5, budget=0, threshold=0.125,
-          risk_rules="complete", max_component=20, noise="none", noise_aware=None,
-          flag_threshold=1.0, endgame=1000, endgame_nodes=1_000_000, candidate_cut=0.9,
-          pseudo_fifty=True, corner_opening=True, offedge_limit=False,
-          fifty_blocks=False, far_ties=True,
-          chunk_games=None,
-          per_game=False, quiet=False, timeout=10.0) -> SweepResult:
+          chunk_games=None, per_game=False, quiet=False, timeout=10.0, **options) -> SweepResult:
     """Play the grid ``agents x mine_count x sizes x (densities | mines) x rules``.
 
     Parameters
@@ -112,11 +107,14 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
     >>> r.summary[["density", "mine_count", "games"]].values.tolist()  # doctest: +SKIP
     [[0.1, False, 200], [0.1, True, 200], [0.2, False, 200], [0.2, True, 200]]
     """
-    loc = locals()
-    single = {o.name: loc[o.name] for o in sweep_options("single")}
+    single = {o.name for o in sweep_options("single")}
+    unknown = sorted(set(options) - single)
+    if unknown:
+        raise TypeError(f"{unknown[0]}: not an option of a sweep; its single-valued options: "
+                        f"{', '.join(sorted(single))}")
     params, boards = _resolve(agents, sizes, densities, mines, rules, mine_count, games, ci,
-                              min_games, max_games, seed, chunk_games, **single)
-    check_reads(params["agents"], single)  # an option no agent of the sweep reads
+                              min_games, max_games, seed, chunk_games, **options)
+    check_reads(params["agents"], options)  # an option no agent of the sweep reads
     if workers is None:
         workers = os.cpu_count() or 1
     cap = MAX_WORKERS_PER_CORE * (os.cpu_count() or 1)
@@ -181,6 +179,11 @@ def _run(params, boards, out, per_game, workers, backend, scheduler, timeout, qu
         store.open()  # nothing to play; a grown precision still updates params.json
     result = summarize(plan)
     result.path, result.reused_chunks, result.played_chunks = out, reused, plan.played
+    labels = set(plan.labels)
+    result.recorded_games = sum(r["games"] * len(labels & set(r["m"]))
+                                for recs in plan.recs for r in recs.values())
+    result.played_games = plan.played_games
+    result.seconds_compile, result.seconds_playing = plan.seconds_compile, plan.seconds_playing
     if store is not None:
         try:
             _fsync_write(os.path.join(out, "summary.csv"), result.summary.to_csv(index=False))

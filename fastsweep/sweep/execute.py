@@ -157,7 +157,9 @@ def _execute(plan, pending, params, store, workers, backend, scheduler, timeout,
     closes), then open the output folder (so a backend that fails to start leaves no
     folder behind), run the pending chunks, record them as they finish, extend the plan."""
     # compile in the parent (cache=True) before any worker exists
+    t0 = time.perf_counter()
     warm_up(params["agents"], workers if backend != "dask" else 1)
+    plan.seconds_compile = time.perf_counter() - t0
     check_engine(plan, pending, params["seed"])
     ex = ex or _backend(backend, workers, scheduler, params["agents"], timeout)
     try:
@@ -174,6 +176,7 @@ def _execute(plan, pending, params, store, workers, backend, scheduler, timeout,
     done_games = sum(r["games"] * len(r["m"]) for recs in plan.recs for r in recs.values())
     progress = Progress(done_games + sum(work(b, k) for b, k in pending), done_games,
                         len(plan.boards) * nm, plan.points_done, quiet=quiet)
+    t_play = time.perf_counter()
     # estimated seconds per game of each board (refined from finished chunks); until a
     # board has a timed chunk its batches hold one chunk: the guess can be 1000x too low
     # (look-ahead agents), and a batch's chunks are recorded only when it returns
@@ -209,6 +212,7 @@ def _execute(plan, pending, params, store, workers, backend, scheduler, timeout,
         _append(store, results)
         for rec, _ in results:
             plan.played += 1
+            plan.played_games += rec["games"] * len(rec["m"])
             plan.add(rec)
             sec = sum(m["sec"] for m in rec["m"].values())
             for b in plan.where[rec["key"]]:
@@ -273,6 +277,7 @@ def _execute(plan, pending, params, store, workers, backend, scheduler, timeout,
         progress.close(finished=False)
         raise
     progress.close(finished=error is None)
+    plan.seconds_playing = time.perf_counter() - t_play
     ex.close()
     if error is not None:
         kept = f"; finished chunks are kept in {store.path}" if store is not None else ""

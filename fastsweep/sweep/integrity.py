@@ -22,18 +22,16 @@ import time
 import warnings
 
 from ..agents import AGENTS
+from ..options import OPTIONS, ORIGINAL
 
 RECORD_FORMAT = 3  # format 3: records carry "id" (format 2: keys, no digest; 1: indices)
 FIXED = ("seed", "first_click", "first_cell", "prior", "budget")
-# options added later fix the games too; each with its neutral value, the play from before
-# it existed (not always today's default: corner_opening is on by default since
-# 2026-11-27). An option enters a record's digest only when one of the record's agents
-# takes it and it is not neutral, so records written before it existed keep their digests
-FIXED_LATER = {"threshold": 0.125, "risk_rules": "complete", "max_component": 20,
-               "noise": "none", "noise_aware": None, "flag_threshold": 1.0,
-               "endgame": 1000, "endgame_nodes": 1_000_000, "candidate_cut": 0.9,
-               "pseudo_fifty": False, "corner_opening": False,
-               "offedge_limit": False, "fifty_blocks": False, "far_ties": False}
+# options added later fix the games too; each with its neutral value (the option table's
+# ``neutral`` column), the play from before it existed (not always today's default:
+# corner_opening is on by default since 2026-11-27). An option enters a record's digest
+# only when one of the record's agents takes it and it is not neutral, so records written
+# before it existed keep their digests
+FIXED_LATER = {o.name: o.neutral for o in OPTIONS if o.neutral != ORIGINAL}
 
 
 def _member(label):

@@ -36,6 +36,8 @@ class _Plan:
         self.sched = [0] * nb
         self.acc = [[[0, 0, 0] for _ in self.labels] for _ in range(nb)]
         self.played = 0  # chunk tasks finished in this run
+        self.played_games = 0  # member-games of those tasks
+        self.seconds_compile = self.seconds_playing = 0.0  # this run's warm-up, play
         if params["games"] is not None:
             self.cap = params["games"]
             self.kmax = [math.ceil(self.cap / b["chunk"]) for b in boards]

@@ -13,6 +13,7 @@ import pandas as pd
 from .. import stats
 from .grid import board_key, from_params
 from .plan import _Plan
+from .progress import _hms
 from .grid import with_defaults
 from .integrity import check_records
 from .store import read_params, read_records
@@ -34,6 +35,36 @@ class SweepResult:
     path: str | None = None
     reused_chunks: int = 0
     played_chunks: int = 0
+    played_games: int = 0  # member-games this call played (a game of each member counts)
+    recorded_games: int = 0  # member-games of this grid on record, used or not
+    seconds_compile: float = 0.0  # this call's kernel warm-up (compile or cache load)
+    seconds_playing: float = 0.0  # this call's play, from the first chunk to the last
+
+    def describe(self) -> str:
+        """One line on what this call did, in the words of the sweep's progress lines
+        (games count once per member: a chunk of 25 games for 3 agents is 75 games).
+
+        >>> r = SweepResult(pd.DataFrame({"games": [100, 100]}), pd.DataFrame(), {},
+        ...                 played_chunks=8, played_games=250, recorded_games=250,
+        ...                 seconds_compile=3.2, seconds_playing=61)
+        >>> r.describe()
+        '200 games in the summary; 250 played in 8 chunks in 1:01 (kernels ready in 0:03); 50 past the stopping points, kept for a tighter ci'
+        """
+        used = int(self.summary["games"].sum())
+        where = f" from {self.path}" if self.path else ""
+        if not self.played_chunks:
+            return (f"{used:,} games in the summary, read{where} ({self.reused_chunks:,} "
+                    f"chunks; none played)")
+        chunks = f"{self.played_chunks:,} chunk" + ("s" if self.played_chunks != 1 else "")
+        text = (f"{used:,} games in the summary; {self.played_games:,} played in {chunks} "
+                f"in {_hms(self.seconds_playing)} (kernels ready in "
+                f"{_hms(self.seconds_compile)})")
+        if self.reused_chunks:
+            text += f", {self.reused_chunks:,} chunks read{where}"
+        beyond = self.recorded_games - used
+        if beyond > 0:
+            text += f"; {beyond:,} past the stopping points, kept for a tighter ci"
+        return text
 
     @property
     def ci_method(self) -> str:

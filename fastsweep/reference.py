@@ -1,0 +1,66 @@
+"""Reference pages rendered from the code, so the documentation cannot drift from it: the
+option table (:data:`fastsweep.options.OPTIONS`: defaults, flags, which agents read each
+option) and the agent registry (:data:`fastsweep.AGENTS`).
+
+``python -m fastsweep.reference DIR`` writes ``DIR/options.md`` and ``DIR/agents.md``; the
+committed copies under docs/reference/ are checked against a fresh rendering by the tests.
+
+>>> print(options_markdown().splitlines()[2])
+| option | default | CLI flag | read by | what it is |
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+from .agents import AGENTS
+from .options import GAME, OPTIONS, reads
+
+HEADER = ("<!-- rendered by `python -m fastsweep.reference docs/reference` from the code; "
+          "do not edit -->\n")
+
+
+def _cell(text) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def options_markdown() -> str:
+    """The option table as Markdown: one row per option, with its default and CLI flag,
+    and the agents that read it (every agent reads the game's options)."""
+    rows = [HEADER, "| option | default | CLI flag | read by | what it is |",
+            "|---|---|---|---|---|"]
+    for o in OPTIONS:
+        who = ("every agent (a game option)" if o.name in GAME
+               else ", ".join(f"`{a}`" for a in AGENTS if o.name in reads(a)))
+        flag = f"`{o.flag}`" if o.flag else "(Python only)"
+        rows.append(f"| `{o.name}` | `{o.default!r}` | {flag} | {who} | {_cell(o.help)} |")
+    return "\n".join(rows) + "\n"
+
+
+def agents_markdown() -> str:
+    """The agent registry as Markdown: name, family, what it does, the options it reads."""
+    rows = [HEADER, "| agent | family | what it does | its own options |", "|---|---|---|---|"]
+    for name, a in AGENTS.items():
+        own = ", ".join(f"`{o}`" for o in a.options) or "none"
+        rows.append(f"| `{name}` | {a.family} | {_cell(a.description)} | {own} |")
+    return "\n".join(rows) + "\n"
+
+
+PAGES = {"options.md": options_markdown, "agents.md": agents_markdown}
+
+
+def write(folder) -> list:
+    """Write every page into ``folder``; returns the paths written."""
+    os.makedirs(folder, exist_ok=True)
+    paths = []
+    for name, render in PAGES.items():
+        path = os.path.join(folder, name)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(render())
+        paths.append(path)
+    return paths
+
+
+if __name__ == "__main__":
+    for p in write(sys.argv[1] if len(sys.argv) > 1 else os.path.join("docs", "reference")):
+        print(f"wrote {p}")
