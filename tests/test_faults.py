@@ -291,7 +291,7 @@ import signal, sys, fastsweep
 # passes SIGINT on ignored, and the sweep would never see it
 signal.signal(signal.SIGINT, signal.default_int_handler)
 fastsweep.sweep(["basic", "inference"], 30, densities=[0.1, 0.2, 0.3], mine_count=[False],
-                games=3000, chunk_games=50, workers=2, quiet=True, out=sys.argv[1])
+                games=1500, chunk_games=25, workers=2, quiet=True, out=sys.argv[1])
 """
 
 
@@ -302,7 +302,7 @@ def test_sigint_at_random_points_loses_nothing(tmp_path):
     import time
     rng = np.random.default_rng(12)
     want = fastsweep.sweep(["basic", "inference"], 30, densities=[0.1, 0.2, 0.3],
-                           mine_count=[False], games=3000, chunk_games=50, workers=2,
+                           mine_count=[False], games=1500, chunk_games=25, workers=2,
                            quiet=True).summary
     cols = ["agent", "density", "games", "mean_score", "win_rate", "mean_guesses"]
     cut = []
@@ -324,7 +324,7 @@ def test_sigint_at_random_points_loses_nothing(tmp_path):
         _, err = p.communicate(timeout=60)
         assert "Traceback" not in err or "KeyboardInterrupt" in err, err
         r = fastsweep.sweep(["basic", "inference"], 30, densities=[0.1, 0.2, 0.3],
-                            mine_count=[False], games=3000, chunk_games=50, workers=2,
+                            mine_count=[False], games=1500, chunk_games=25, workers=2,
                             quiet=True, out=out)
         assert r.summary[cols].equals(want[cols]), trial
         assert not os.path.exists(os.path.join(str(tmp_path), f".s{trial}.lock"))

@@ -2,6 +2,7 @@
 the sweep CLI's help and the headline script's report of a resumed run."""
 import importlib
 import json
+import re
 import os
 
 import pandas as pd
@@ -151,10 +152,11 @@ def test_headline_reports_a_resumed_run_as_loaded(tmp_path, capsys):
     out = str(tmp_path / "h")
     headline.main(["--quick", "--out", out, "--quiet", "--workers", "1"])
     first = capsys.readouterr().out
-    assert " chunks played in " in first and "loaded" not in first
+    assert re.search(r"games in the summary; [\d,]+ played in [\d,]+ chunks? in ", first)
+    assert "none played" not in first
     headline.main(["--quick", "--out", out, "--quiet", "--workers", "1"])
     again = capsys.readouterr().out
     n = sum(1 for _ in open(os.path.join(out, "chunks.jsonl")))
     games = int(fastsweep.load(out).summary.games.sum())
-    assert f"{games:,} games loaded from {out} ({n:,} chunks reused, none played)" in again
+    assert f"{games:,} games in the summary, read from {out} ({n:,} chunks; none played)" in again
     assert json.load(open(os.path.join(out, "run.json")))["games"] == games
