@@ -1,4 +1,4 @@
-"""The agent registry: each agent's name, kernel id, family, description and options, and
+"""The agent registry: each agent's name, family and variant, description and options, and
 the move reasons with their trace texts.
 
 A new agent is one policy (a branch of its family's move, e.g. ``kernels/policies.py``)
@@ -13,12 +13,12 @@ from dataclasses import dataclass
 
 from .kernels.engine import layout as kl
 from .kernels.agents.policies import (
-    AGENT_INFERENCE, AGENT_PROBABILITY, AGENT_RISK, AGENT_THRESHOLD,
+    GUESS_IN_ORDER, GUESS_LOWEST, GUESS_RISK, GUESS_THRESHOLD,
 )
-from .kernels.agents.solver.run_solver import AGENT_LOOKAHEAD, AGENT_PSEQ
+from .kernels.agents.solver.run_solver import GUESS_LOOKAHEAD, GUESS_PSEQ
 from .kernels.agents.reports.run_reports import (
-    AGENT_BRUTEFORCE, AGENT_LINALG, AGENT_LINALG_BRUTEFORCE, AGENT_LINALG_PLUS,
-    AGENT_SUBSET,
+    REDUCE_BRUTEFORCE, REDUCE_LINALG, REDUCE_LINALG_BRUTEFORCE, REDUCE_LINALG_PLUS,
+    REDUCE_SUBSET,
 )
 
 
@@ -36,13 +36,15 @@ FAMILIES = {
 class AgentInfo:
     """One registered agent.
 
-    ``id``: the kernel's agent number (``params[P_AGENT]``); ``family``: the kernel module
-    ``FAMILIES[family]`` that plays it; ``options``: the game options it
+    ``variant``: which of its family's variants it plays (``params[P_VARIANT]``: a guess
+    rule or a reduction that the family's module names, e.g. ``policies.GUESS_LOWEST``; 0
+    for a family of one agent); ``family``: the kernel module ``FAMILIES[family]`` that
+    plays it. An agent is this entry: the kernels know rules, not agents; ``options``: the game options it
     reads beyond the board and rules (for documentation and the contract tests);
     ``reasons``: the move reasons (``layout.R_*``) its moves can carry.
     """
 
-    id: int
+    variant: int
     family: str
     description: str
     options: tuple = ()
@@ -60,29 +62,29 @@ AGENTS: dict[str, AgentInfo] = {
         0, "basic", "the assignment's basic agent: single-clue rules, else a random guess",
         options=("mine_count",), reasons=_RULE_REASONS + (kl.R_RANDOM,)),
     "inference": AgentInfo(
-        AGENT_INFERENCE, "exact", "complete deduction from all clues (and the mine total), else a random "
+        GUESS_IN_ORDER, "exact", "complete deduction from all clues (and the mine total), else a random "
         "guess", options=("mine_count", "budget", "noise_aware"),
         reasons=_RULE_REASONS + (kl.R_DEDUCE_SAFE, kl.R_DEDUCE_MINE, kl.R_RANDOM),
         exact_inference=True, noise_aware=True),
     "probability": AgentInfo(
-        AGENT_PROBABILITY, "exact", "complete deduction, else the hidden cell of lowest exact mine "
+        GUESS_LOWEST, "exact", "complete deduction, else the hidden cell of lowest exact mine "
         "probability", options=("mine_count", "budget", "prior", "noise_aware",
                                 "flag_threshold"),
         reasons=_RULE_REASONS + (kl.R_DEDUCE_SAFE, kl.R_DEDUCE_MINE, kl.R_RANDOM,
                                  kl.R_PROB_GUESS, kl.R_APPROX_GUESS, kl.R_FLAG_LIKELY),
         exact_inference=True, noise_aware=True),
     "linalg": AgentInfo(
-        AGENT_LINALG, "reports", "the reports' linear-algebra agent: reduced row echelon form "
+        REDUCE_LINALG, "reports", "the reports' linear-algebra agent: reduced row echelon form "
         "of the clues' equations (and the total's), single-cell rows decide, else a random "
         "guess", options=("mine_count",),
         reasons=_RULE_REASONS + (kl.R_LINALG_SAFE, kl.R_LINALG_MINE, kl.R_RANDOM)),
     "linalg-plus": AgentInfo(
-        AGENT_LINALG_PLUS, "reports", "linalg, and a row also decides when its right-hand "
+        REDUCE_LINALG_PLUS, "reports", "linalg, and a row also decides when its right-hand "
         "side is the sum of its positive (or negative) coefficients, else a random guess",
         options=("mine_count",),
         reasons=_RULE_REASONS + (kl.R_LINALG_SAFE, kl.R_LINALG_MINE, kl.R_RANDOM)),
     "bruteforce": AgentInfo(
-        AGENT_BRUTEFORCE, "reports", "the reports' brute-force agent (Rele, Raman, Eng and "
+        REDUCE_BRUTEFORCE, "reports", "the reports' brute-force agent (Rele, Raman, Eng and "
         "Patel, Rutgers 2019): every consistent mine layout of each frontier component of at "
         "most max_component cells; cells safe or mined in all of them are decided, else the "
         "cell in the fewest layouts (unweighted share; with the mine total, an off-frontier "
@@ -91,33 +93,33 @@ AGENTS: dict[str, AgentInfo] = {
         reasons=_RULE_REASONS + (kl.R_BRUTE_SAFE, kl.R_BRUTE_MINE, kl.R_BRUTE_GUESS,
                                  kl.R_RANDOM)),
     "linalg-bruteforce": AgentInfo(
-        AGENT_LINALG_BRUTEFORCE, "reports", "the 2019 report's combination: linalg's "
+        REDUCE_LINALG_BRUTEFORCE, "reports", "the 2019 report's combination: linalg's "
         "reduced row echelon form first, and the bruteforce step (enumeration, then its "
         "guess) when the reduction decides nothing", options=("mine_count", "max_component"),
         reasons=_RULE_REASONS + (kl.R_LINALG_SAFE, kl.R_LINALG_MINE, kl.R_BRUTE_SAFE,
                                  kl.R_BRUTE_MINE, kl.R_BRUTE_GUESS, kl.R_RANDOM)),
     "subset": AgentInfo(
-        AGENT_SUBSET, "reports", "the 2020 report's subset agent (Patel, Prabhala, Shah, "
+        REDUCE_SUBSET, "reports", "the 2020 report's subset agent (Patel, Prabhala, Shah, "
         "Goradia): the clues' equations, rebuilt each move, reduced by their subsets and "
         "split by their supersets; an equation of value 0 or of value its size decides, "
         "else a random guess", options=("mine_count",),
         reasons=_RULE_REASONS + (kl.R_RANDOM, kl.R_SUBSET_SAFE, kl.R_SUBSET_MINE)),
     "threshold": AgentInfo(
-        AGENT_THRESHOLD, "risk", "the 2020 report's threshold agent: complete deduction, "
+        GUESS_THRESHOLD, "risk", "the 2020 report's threshold agent: complete deduction, "
         "else every cell whose exact mine probability is below the threshold, revealed at "
         "once without recomputing (none: the lowest)",
         options=("mine_count", "budget", "prior", "threshold"),
         reasons=_RULE_REASONS + (kl.R_DEDUCE_SAFE, kl.R_DEDUCE_MINE, kl.R_RANDOM,
                                  kl.R_THRESHOLD_GUESS, kl.R_APPROX_GUESS)),
     "risk": AgentInfo(
-        AGENT_RISK, "risk", "the CS440 follow-up's risk agent: complete deduction, else the "
+        GUESS_RISK, "risk", "the CS440 follow-up's risk agent: complete deduction, else the "
         "cell that maximises the expected number of cells decided after it (exact outcome "
         "distribution)", options=("mine_count", "budget", "prior", "risk_rules"),
         reasons=_RULE_REASONS + (kl.R_DEDUCE_SAFE, kl.R_DEDUCE_MINE, kl.R_RANDOM,
                                  kl.R_RISK_GUESS, kl.R_APPROX_GUESS),
         exact_inference=True, slow=True),
     "pseq": AgentInfo(
-        AGENT_PSEQ, "solver", "Tu et al.'s PSEQ: complete deduction, else among the cells of "
+        GUESS_PSEQ, "solver", "Tu et al.'s PSEQ: complete deduction, else among the cells of "
         "lowest exact mine probability (P) those most likely to free a cell (S), then most "
         "cells freed on average (E), then most uncertain value (Q), then the guess order",
         options=("mine_count", "budget", "prior"),
@@ -125,7 +127,7 @@ AGENTS: dict[str, AgentInfo] = {
                                  kl.R_PSEQ_GUESS, kl.R_APPROX_GUESS),
         exact_inference=True),
     "lookahead": AgentInfo(
-        AGENT_LOOKAHEAD, "solver", "the strongest: complete deduction; exact endgame search "
+        GUESS_LOOKAHEAD, "solver", "the strongest: complete deduction; exact endgame search "
         "when few layouts remain; unavoidable 50/50s guessed early; else the living cell of "
         "best two-move look-ahead among those nearly as safe as the safest",
         options=("mine_count", "budget", "prior", "endgame", "endgame_nodes", "candidate_cut",
@@ -260,8 +262,9 @@ def reason_text(why: int, ref: int, a: int, p: float, width: int) -> str:
     return entry[1](ref, a, p, width) if entry else f"reason {why}"
 
 
-def agent_id(name: str) -> int:
-    return AGENTS[name].id
+def variant_of(name: str) -> int:
+    """The family variant agent ``name`` plays (``params[P_VARIANT]``)."""
+    return AGENTS[name].variant
 
 
 def kernels_for(name: str):

@@ -18,7 +18,7 @@ from typing import Callable
 
 import numpy as np
 
-from .agents import AGENTS, agent_id
+from .agents import AGENTS, variant_of
 from .values import cell_spec, int_list, mine_count_spec, range_spec, split_list
 from .option_checks import (
     MAX_COMPONENT, MAX_ENDGAME, RISK_RULES, check_mines, check_density_option, check_layout,
@@ -360,13 +360,13 @@ def make_config(agent, size, check=True, **options) -> GameConfig:
 
 def kernel_params(cfg: GameConfig, seed: int = 0):
     """The (int64 params, float64 fparams) arrays the kernels take: every row's kernel slot,
-    looked up by name on :mod:`fastsweep.kernels.engine.game`, plus the agent's id, the board's
+    looked up by name on :mod:`fastsweep.kernels.engine.game`, plus the agent's variant, the board's
     size and the root ``seed``."""
     from .kernels.engine import game as kg
 
     params = np.zeros(kg.P_LEN, np.int64)
     fparams = np.zeros(kg.F_LEN, np.float64)
-    params[kg.P_AGENT] = agent_id(cfg.agent)  # the agent comes from the registry, not a row
+    params[kg.P_VARIANT] = variant_of(cfg.agent)  # the agent's variant: from the registry
     params[kg.P_H] = cfg.height
     params[kg.P_W] = cfg.width
     params[kg.P_SEED] = np.array([seed], np.uint64).view(np.int64)[0]  # the uint64's bits

@@ -114,3 +114,19 @@ def test_the_advise_command_takes_the_lookahead_options(tmp_path, capsys):
     code, out, err = run_cli(capsys, "advise", str(pos), "--mines", "2", "--agent", "basic",
                              "--endgame", "50")
     assert code == 2 and "--endgame" in err and "does not read" in err
+
+
+def test_agents_live_in_the_registry_only():
+    """The kernels know guess rules and reductions (their family's variants), not agents:
+    no kernel module numbers an agent, and each agent is one (family, variant) pair."""
+    import pathlib
+    import re
+
+    import fastsweep
+    from fastsweep.agents import AGENTS
+
+    root = pathlib.Path(fastsweep.__file__).parent / "kernels"
+    for path in root.rglob("*.py"):
+        assert not re.search(r"^AGENT_\w+\s*=\s*\d", path.read_text(), re.M), path
+    pairs = [(a.family, a.variant) for a in AGENTS.values()]
+    assert len(set(pairs)) == len(pairs)

@@ -100,9 +100,9 @@ def test_kernel_slots_exist_and_match_the_old_parameters():
     expect = np.zeros(kg.P_LEN, np.int64)
     expect[[kg.P_RULES, kg.P_FIRST_CLICK, kg.P_FIRST_CELL, kg.P_MINES, kg.P_MINE_COUNT,
             kg.P_BUDGET]] = [kg.RULES_CLASSIC, kg.FIRST_SAFE, 0, 99, 1, 1234]
-    from fastsweep.agents import agent_id
+    from fastsweep.agents import variant_of
 
-    expect[kg.P_AGENT] = agent_id("probability")
+    expect[kg.P_VARIANT] = variant_of("probability")
     expect[[kg.P_H, kg.P_W, kg.P_SEED]] = [16, 30, -1]  # the seed's uint64 bits
     expect[[kg.P_RISK_RULES, kg.P_MAX_COMPONENT]] = [1, 7]
     expect[[kg.P_ENDGAME_MAX, kg.P_ENDGAME_NODES]] = [1000, 1_000_000]  # lookahead's defaults

@@ -21,17 +21,20 @@ from ..engine.layout import (
 
 from ..inference.frontier import CB_C, CB_DED, CB_NCLUE, CB_REF, CB_SIZE
 from ..engine.game import (
-    F_FLAG_THRESHOLD, F_NOISE_A, F_NOISE_B, F_PRIOR, P_AGENT, P_BUDGET, P_MINE_COUNT,
+    F_FLAG_THRESHOLD, F_NOISE_A, F_NOISE_B, F_PRIOR, P_VARIANT, P_BUDGET, P_MINE_COUNT,
     P_NOISE, P_NOISE_AWARE, P_RULES, RULES_CLASSIC,
 )
 from ..engine.local import guess_in_order
 from ..inference.noisy import drop_contradicting, soft_rows
 from ..jit import specialise
 
-AGENT_INFERENCE = 1  # complete deduction, else a random guess
-AGENT_PROBABILITY = 2  # complete deduction, else the lowest exact mine probability
-AGENT_THRESHOLD = 8  # complete deduction, else every cell below a mine probability at once
-AGENT_RISK = 9  # complete deduction, else the most expected cells decided next
+# the guess rules of the exact and risk families (``params[P_VARIANT]``; the registry,
+# ``fastsweep.agents``, says which agent plays which; the numbers are those of the agent
+# ids they replaced, so every params array is unchanged)
+GUESS_IN_ORDER = 1  # complete deduction, else a random guess
+GUESS_LOWEST = 2  # complete deduction, else the lowest exact mine probability
+GUESS_THRESHOLD = 8  # complete deduction, else every cell below a mine probability at once
+GUESS_RISK = 9  # complete deduction, else the most expected cells decided next
 # (threshold and risk are their own family, run_risk.py: their guesses compile the
 # what-ifs, which inference and probability never run)
 
@@ -55,12 +58,12 @@ def _next_move(S, trp, params, fparams, ws):
     ``trp`` (float64, N or empty) receives the mine probability of a traced guess;
     ``ws`` is the agent's workspace (:func:`new_workspace`).
     """
-    agent = params[P_AGENT]
-    guesses_by_prob = agent != AGENT_INFERENCE
+    rule = params[P_VARIANT]
+    guesses_by_prob = rule != GUESS_IN_ORDER
     # (risk: its what-ifs run whole analyses on the knowledge, so it keeps to whole ones;
     # under noise clues can be dropped and soft, which the incremental cache does not
     # follow)
-    if params[P_BUDGET] < 0 or agent == AGENT_RISK or params[P_NOISE] != 0 or (
+    if params[P_BUDGET] < 0 or rule == GUESS_RISK or params[P_NOISE] != 0 or (
             params[P_MINE_COUNT] != 0 and guesses_by_prob):
         deduce_or_guess(S, trp, params, fparams, guesses_by_prob)
     else:
@@ -113,7 +116,7 @@ def _deduce_or_guess_changed(S, trp, params, fparams, ws):
             return
     if acted > 0:
         return
-    if params[P_AGENT] == AGENT_INFERENCE or a.status != ST_OK:
+    if params[P_VARIANT] == GUESS_IN_ORDER or a.status != ST_OK:
         guess_in_order(flat(S))
         return
     pcell = np.empty(n, np.float64)
@@ -200,7 +203,7 @@ def deduce(S, params, fparams, want_prob):
         # a noise-aware probability agent told to flag below certainty
         if flag_likely(S, a.bprob, a.pu, flag_at) > 0:
             return NEED_NOTHING, none, a.approx, a.logw
-    if params[P_AGENT] == AGENT_INFERENCE or a.status != ST_OK:
+    if params[P_VARIANT] == GUESS_IN_ORDER or a.status != ST_OK:
         return NEED_ORDER, none, a.approx, a.logw
     pcell = np.empty(n, np.float64)
     bprob, pu = a.bprob, a.pu

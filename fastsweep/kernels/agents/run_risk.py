@@ -3,11 +3,11 @@
 their own guesses (``risk.py``). Their own family because the what-ifs are a third of
 the exact engine's compile, which ``inference`` and ``probability`` never run.
 """
-from ..engine.game import F_PRIOR, F_THRESHOLD, P_AGENT, P_BUDGET, P_MINE_COUNT, P_RISK_RULES
+from ..engine.game import F_PRIOR, F_THRESHOLD, P_VARIANT, P_BUDGET, P_MINE_COUNT, P_RISK_RULES
 from ..engine.game import P_RULES, RULES_CLASSIC
 from ..jit import njit
 from .family import make_family
-from .policies import AGENT_RISK, AGENT_THRESHOLD, guess_lowest, make_next_move, new_workspace
+from .policies import GUESS_RISK, GUESS_THRESHOLD, guess_lowest, make_next_move, new_workspace
 from .risk import risk_guess, threshold_guesses
 
 
@@ -15,11 +15,11 @@ from .risk import risk_guess, threshold_guesses
 def guess(S, trp, params, fparams, pcell, approx):
     """The guess of a threshold or risk agent (``pcell``: each hidden cell's mine
     probability, partly approximated if ``approx`` > 0: then the lowest)."""
-    agent = params[P_AGENT]
-    if agent == AGENT_THRESHOLD:
+    rule = params[P_VARIANT]
+    if rule == GUESS_THRESHOLD:
         threshold_guesses(S, trp, pcell, fparams[F_THRESHOLD], approx,
                           params[P_RULES] == RULES_CLASSIC)
-    elif agent == AGENT_RISK and approx == 0:
+    elif rule == GUESS_RISK and approx == 0:
         risk_guess(S, trp, params[P_MINE_COUNT] != 0, fparams[F_PRIOR], params[P_BUDGET],
                    params[P_RISK_RULES], pcell)
     else:

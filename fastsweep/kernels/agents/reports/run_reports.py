@@ -15,18 +15,20 @@ on a typed-in view through ``tests/views.py``.)
 """
 from ...engine.env import flat
 from .brute_step import brute_move
-from ...engine.game import P_AGENT, P_MAX_COMPONENT, P_RULES, RULES_CLASSIC
+from ...engine.game import P_VARIANT, P_MAX_COMPONENT, P_RULES, RULES_CLASSIC
 from ...jit import njit
 from ..family import make_family, no_workspace
 from .linalg import linalg_move
 from ...engine.local import guess_in_order
 from .subset import subset_move
 
-AGENT_LINALG = 3  # RREF, single-variable rows
-AGENT_LINALG_PLUS = 4  # RREF, also rows whose right-hand side is a signed coefficient sum
-AGENT_BRUTEFORCE = 5  # every layout of each small frontier component
-AGENT_LINALG_BRUTEFORCE = 6  # linalg's reduction, else the bruteforce step
-AGENT_SUBSET = 7  # subset reduction of the clues' equations (Patel et al. 2020)
+# the reductions of the reports' family (``params[P_VARIANT]``; the registry says which
+# agent plays which; the numbers of the agent ids they replaced)
+REDUCE_LINALG = 3  # RREF, single-variable rows
+REDUCE_LINALG_PLUS = 4  # RREF, also rows whose right-hand side is a signed coefficient sum
+REDUCE_BRUTEFORCE = 5  # every layout of each small frontier component
+REDUCE_LINALG_BRUTEFORCE = 6  # linalg's reduction, else the bruteforce step
+REDUCE_SUBSET = 7  # subset reduction of the clues' equations (Patel et al. 2020)
 
 
 @njit(cache=True, inline="always")  # (inlined into the entry point: see policies.make_next_move)
@@ -35,16 +37,16 @@ def agent_move(S, trp, params, fparams, ws):
     ``trp`` (float64, N or empty) receives the mine probability of a traced guess that
     has one."""
     classic = params[P_RULES] == RULES_CLASSIC
-    agent = params[P_AGENT]
-    if agent == AGENT_BRUTEFORCE or agent == AGENT_LINALG_BRUTEFORCE:
-        if agent == AGENT_LINALG_BRUTEFORCE and linalg_move(S, False, classic) != 0:
+    rule = params[P_VARIANT]
+    if rule == REDUCE_BRUTEFORCE or rule == REDUCE_LINALG_BRUTEFORCE:
+        if rule == REDUCE_LINALG_BRUTEFORCE and linalg_move(S, False, classic) != 0:
             return
         brute_move(S, trp, params[P_MAX_COMPONENT], classic)
         return
-    if agent == AGENT_SUBSET:
+    if rule == REDUCE_SUBSET:
         acted = subset_move(S, classic)
     else:
-        acted = linalg_move(S, agent == AGENT_LINALG_PLUS, classic)
+        acted = linalg_move(S, rule == REDUCE_LINALG_PLUS, classic)
     if acted == 0:
         guess_in_order(flat(S))
 

@@ -10,7 +10,7 @@ analysis over the work budget falls back to the lowest (approximate) probability
 (Tests reach the guesses on a typed-in view through ``tests/views.py``.)
 """
 from ...engine.env import flat
-from ...engine.game import P_AGENT
+from ...engine.game import P_VARIANT
 from ...jit import njit
 from ..family import make_family, no_workspace
 from ...engine.local import guess_in_order
@@ -18,8 +18,10 @@ from .lookahead import lookahead_guess
 from ..policies import NEED_GUESS, NEED_ORDER, deduce, guess_lowest
 from .pseq import pseq_guess
 
-AGENT_PSEQ = 10  # Tu et al.'s P, S, E, Q filters
-AGENT_LOOKAHEAD = 11  # endgame search, 50/50s, two-move look-ahead
+# the solver family's guess rules (``params[P_VARIANT]``; the registry says which agent
+# plays which; the numbers of the agent ids they replaced)
+GUESS_PSEQ = 10  # Tu et al.'s P, S, E, Q filters
+GUESS_LOOKAHEAD = 11  # endgame search, 50/50s, two-move look-ahead
 
 
 @njit(cache=True, inline="always")  # (inlined into the entry point: see policies.make_next_move)
@@ -31,7 +33,7 @@ def agent_move(S, trp, params, fparams, ws):
     elif need == NEED_GUESS:
         if approx > 0:
             guess_lowest(S, trp, pcell, approx)
-        elif params[P_AGENT] == AGENT_PSEQ:
+        elif params[P_VARIANT] == GUESS_PSEQ:
             pseq_guess(S, trp, params, fparams, pcell)
         else:
             lookahead_guess(S, trp, params, fparams, pcell, logw)
