@@ -20,9 +20,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _bootstrap import ROOT, ensure_venv  # noqa: E402
 
 # each process plays its agents' families once per entry point tests use most (batch
-# and traced games, both rules, with and without the total): the exact family alone
-# (the longest compile), the others together
-WARM = (("probability", "risk"), ("basic", "linalg", "lookahead"))
+# and traced games, both rules, with and without the total). Two stages of two processes:
+# first the exact family (which compiles the inference engine) beside the families that do
+# not use the engine; then the risk and solver families, which load the engine's kernels
+# from the disk cache and compile only their own (at once, each family compiled its own
+# copy of the engine beside the others: 687 s cold on 2026-11-29)
+WARM = ((("probability",), ("basic", "linalg")), (("risk",), ("lookahead",)))
 WARM_CODE = """
 import sys
 import fastsweep
@@ -35,13 +38,16 @@ for agent in sys.argv[1:]:
 
 
 def warm_kernels() -> None:
-    """Compile (or load) the kernels in parallel; a failure is left to the tests."""
+    """Compile (or load) the kernels, two processes at a time; a failure is left to the
+    tests."""
     t0 = time.perf_counter()
-    print(f"[test] compiling the kernels, or loading them from the cache, in {len(WARM)} "
-          f"processes", flush=True)
-    procs = [subprocess.Popen([sys.executable, "-c", WARM_CODE, *agents], cwd=ROOT)
-             for agents in WARM]
-    codes = [p.wait() for p in procs]
+    print(f"[test] compiling the kernels, or loading them from the cache, in "
+          f"{len(WARM)} stages of {len(WARM[0])} processes", flush=True)
+    codes = []
+    for stage in WARM:
+        procs = [subprocess.Popen([sys.executable, "-c", WARM_CODE, *agents], cwd=ROOT)
+                 for agents in stage]
+        codes += [p.wait() for p in procs]
     print(f"[test] kernels ready in {time.perf_counter() - t0:.0f} s"
           + ("" if not any(codes) else f" (exit codes {codes}: the tests will say why)"),
           flush=True)
