@@ -1,24 +1,31 @@
-"""Resumable studies of many cells (agent x board x options): play a cell, write its row.
+"""Studies of many cells (agent x board x options), as the reports' and the noise
+studies run them (scripts/studies/reports.py, noise_study.py): :func:`play_cell` plays
+one cell and returns its CSV row (scores, win rate, cost, guess share, wrong flags and
+dropped clues, each with a 95% CI); :func:`run_study` plays the cells not yet in the
+study's CSV on :func:`fastsweep.sweep.tasks.run_tasks` (one row appended as each cell
+finishes, the longest first; a rerun skips the cells already there); :func:`study_main`
+is the scripts' command line.
 
-Shared by ``reports.py`` and ``noise_study.py``. A study is one CSV with one row per cell
-(scores, win rate, cost, guess share, wrong flags and dropped clues, each with a 95% CI),
-appended as each cell finishes, so an interrupted run loses nothing and a rerun skips the
-cells already there. Cells run on a process pool, the longest first.
+Game i of a board is the same for every agent (the cell's seed is the study's), and a
+cell's numbers do not depend on the number of workers.
 """
 from __future__ import annotations
 
-import argparse
-import csv
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
 
 import numpy as np
 
-from fastsweep.options import make_config
-from fastsweep.kernels.engine import game as kg
-from fastsweep.runner import play_chunk, scores
-from fastsweep.stats import mean_ci, wilson
+from ..kernels.engine import game as kg
+from ..options import make_config
+from ..runner import play_chunk, scores
+from ..stats import mean_ci, wilson
+from ..sweep.tasks import run_tasks
+from .rows import RowFile
+from .script_args import parse, parser, write_run
+
+KEY = ("report", "agent", "options", "height", "width", "mines", "rules", "mine_count")
+QUICK_GAMES = 10
 
 FIELDS = ["report", "agent", "options", "height", "width", "mines", "density", "rules",
           "mine_count", "games", "score", "score_low", "score_high", "win_rate", "win_low",
@@ -28,10 +35,6 @@ FIELDS = ["report", "agent", "options", "height", "width", "mines", "density", "
           "clues_dropped", "safe_det_rate"]
 
 
-def _key(report, agent, opts, h, w, mines, rules, mc):
-    return (report, agent, opts, int(h), int(w), int(mines), rules, str(mc) == "True")
-
-
 def _opts(extra):
     return ";".join(f"{k}={v[0]},{v[1]}" if isinstance(v, tuple) else f"{k}={v}"
                     for k, v in sorted(extra.items()))
@@ -39,12 +42,7 @@ def _opts(extra):
 
 def play_cell(report, agent, size, count, rules, mc, extra, games, seed):
     """Play one cell; returns its CSV row."""
-    kw = dict(extra)
-    if isinstance(count, tuple):
-        kw["mines"] = count[1]
-    else:
-        kw["density"] = count
-    cfg = make_config(agent, size, rules=rules, mine_count=mc, **kw)
+    cfg = _config(agent, size, count, rules, mc, extra)
     play_chunk(cfg, seed, 0, 1)  # loads the compiled kernels: not part of the timing
     t0 = time.perf_counter()
     out, _, _ = play_chunk(cfg, seed, 0, games)
@@ -72,29 +70,43 @@ def play_cell(report, agent, size, count, rules, mc, extra, games, seed):
                 safe_det_rate=out[:, kg.OUT_SAFE_DETONATIONS].mean() / m)
 
 
-def _done(path):
-    if not os.path.exists(path):
-        return set()
-    with open(path) as f:
-        return {_key(r["report"], r["agent"], r["options"], r["height"], r["width"], r["mines"],
-                     r["rules"], r["mine_count"]) for r in csv.DictReader(f)}
+def _config(agent, size, count, rules, mc, extra):
+    kw = {"mines": count[1]} if isinstance(count, tuple) else {"density": count}
+    return make_config(agent, size, rules=rules, mine_count=mc, **extra, **kw)
+
+
+def _key(name, cfg, agent, rules, mc, extra):
+    return (name, agent, _opts(extra), cfg.height, cfg.width, cfg.mines, rules, mc)
+
+
+def tiny(cells):
+    """The cells of a ``--quick`` run: for each player (agent, options, rules, mine
+    total), its cell on the smallest board at the fewest mines."""
+    best = {}
+    for c in cells:
+        agent, size, count, rules, mc, extra = c
+        cfg = _config(*c)
+        who = (agent, _opts(extra), rules, mc)
+        if who not in best or (cfg.cells, cfg.mines) < best[who][0]:
+            best[who] = ((cfg.cells, cfg.mines), c)
+    return [c for _, c in best.values()]
 
 
 def run_study(name, cells, games, workers, out, seed, slow=None):
     """Play every cell of ``cells`` (agent, size, density or ("mines", m), rules,
     mine_count, extra options) not yet in ``out/<name>.csv``, ``games`` games each
     (fewer for agents in ``slow``: {agent, (study, agent, width) or (study, agent, width,
-    "aware") for noise-aware play: games}); returns the path."""
+    "aware") for noise-aware play: games}), on ``workers`` processes; the file's rows end
+    in the order of ``cells``. Returns the path."""
     slow = slow or {}
     path = os.path.join(out, f"{name}.csv")
-    done = _done(path)
-    todo = []
+    rows = RowFile(path, FIELDS, KEY)
+    todo, order = [], []
     for agent, size, count, rules, mc, extra in cells:
-        kw = {"mines": count[1]} if isinstance(count, tuple) else {"density": count}
-        cfg = make_config(agent, size, rules=rules, mine_count=mc,
-                          **{k: v for k, v in extra.items()}, **kw)
-        if _key(name, agent, _opts(extra), cfg.height, cfg.width, cfg.mines, rules,
-                mc) in done:
+        cfg = _config(agent, size, count, rules, mc, extra)
+        key = _key(name, cfg, agent, rules, mc, extra)
+        order.append(key)
+        if rows.done(key):
             continue
         n = min(games, slow.get(agent, games), slow.get((name, agent, cfg.width), games))
         if cfg.noise_aware:
@@ -103,66 +115,42 @@ def run_study(name, cells, games, workers, out, seed, slow=None):
         heavy = agent in slow or (cfg.noise_aware and agent in ("inference", "probability"))
         todo.append((cfg.cells * n * (50 if heavy else 1),
                      (name, agent, size, count, rules, mc, extra, n, seed)))
-    todo.sort(key=lambda t: -t[0])  # the longest first: the pool ends together
-    new = not os.path.exists(path)
-    fields = FIELDS
-    if not new:  # a file written before a column was added keeps its columns
-        with open(path) as f:
-            fields = next(csv.reader(f))
-    with open(path, "a", newline="") as f, ProcessPoolExecutor(workers) as pool:
-        wr = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
-        if new:
-            wr.writeheader()
-        futs = [pool.submit(play_cell, *args) for _, args in todo]
-        for i, fut in enumerate(as_completed(futs)):
-            row = fut.result()
-            wr.writerow(row)
-            f.flush()
-            print(f"[{name} {i + 1}/{len(futs)}] {row['agent']} {row['options']} "
+    todo.sort(key=lambda t: -t[0])  # the longest first: the workers end together
+    with rows:
+        for i, (_, row) in enumerate(run_tasks(play_cell, [t for _, t in todo], workers)):
+            rows.add(row)
+            print(f"[{name} {i + 1}/{len(todo)}] {row['agent']} {row['options']} "
                   f"{row['height']}x{row['width']}/{row['mines']} {row['rules']} "
                   f"total={row['mine_count']}: score {row['score']:.4f} win "
                   f"{row['win_rate']:.4f} ({row['seconds_per_game'] * 1e3:.2f} ms/game)",
                   flush=True)
+    rows.sort(order)
     return path
 
 
-
-
-def study_main(argv, doc, studies, kind, games, seed, slow, draw_all):
-    """The command line of a study script (``kind``: its results folder's name, e.g.
-    "reports"): --only, --games, --workers, --out, --quick; runs the studies asked for,
-    then draws their figures with ``draw_all(out, names)``."""
-    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+def study_main(argv, name, doc, studies, games, seed, slow, draw_all):
+    """The command line of a study script ``name`` (reports, noise_study): the shared
+    options (:mod:`.script_args`) and ``--only``, ``--games``; plays the studies asked
+    for into ``--out``, draws their figures with ``draw_all(out, names)`` and writes
+    run.json. ``--quick``: :func:`tiny` cells, a few games each."""
+    ap = parser(name, doc)
     ap.add_argument("--only", default=",".join(studies),
                     help=f"comma list of studies: {', '.join(studies)}")
-    ap.add_argument("--games", type=int, default=games)
-    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--out", default=None, help=f"folder (default results/{kind}, "
-                    f"with --quick out/{kind}-quick)")
-    ap.add_argument("--quick", action="store_true", help="20 games a cell (a smoke run)")
-    a = ap.parse_args(argv)
-    if a.quick:
-        a.games = 20
-    a.out = a.out or (f"out/{kind}-quick" if a.quick else f"results/{kind}")
+    ap.add_argument("--games", type=int, default=games, help=f"games a cell (default {games})")
+    a = parse(ap, argv)
     names = a.only.split(",")
     bad = [n for n in names if n not in studies]
     if bad:
         ap.error(f"--only: unknown studies {bad}; known: {', '.join(studies)}")
-    os.makedirs(a.out, exist_ok=True)
-    for name in names:
+    if a.games < 1:
+        ap.error(f"--games: must be at least 1, got {a.games}")
+    if a.quick:
+        a.games = min(a.games, QUICK_GAMES)
+    for n in names:
         t0 = time.time()
-        path = run_study(name, studies[name], a.games, a.workers, a.out, seed, slow)
-        print(f"{name}: {path} in {time.time() - t0:.0f} s", flush=True)
+        cells = tiny(studies[n]) if a.quick else studies[n]
+        path = run_study(n, cells, a.games, a.workers, a.out, seed, slow)
+        print(f"{n}: {path} in {time.time() - t0:.0f} s", flush=True)
     for f in draw_all(a.out, names):
         print("wrote", f)
-
-
-def figures_main(argv, doc, default_out, names, draw_all):
-    """The command line of a figure script: --out (the study's folder) and --only (its
-    figures, among ``names``); draws them with ``draw_all(out, names)``."""
-    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
-    ap.add_argument("--out", default=default_out)
-    ap.add_argument("--only", default=",".join(names))
-    a = ap.parse_args(argv)
-    for f in draw_all(a.out, a.only.split(",")):
-        print("wrote", f)
+    print("wrote", write_run(a, studies=names, games=a.games, seed=seed))
