@@ -1,28 +1,31 @@
-"""Benchmark of the game engine (basic agent); writes results/bench.csv.
+"""Benchmark of the game engine (basic agent: games per second on five boards) and of the
+first call of each agent family (cold: compiling into an empty cache; warm: loading the
+cache), as ``fastsweep bench`` (``fastsweep.bench``). Writes ``OUT/bench.csv`` and
+run.json; the committed results/bench/ is made by scripts/reproduce.py (default
+``--out``: out/bench/).
 
-Usage: python scripts/bench.py [--repeats 5] [--quick] [--out FILE]
-(`fastsweep bench` with the repository's table as the default --out; `fastsweep bench`
-itself only prints unless given --out.)
+Usage: python3 scripts/bench/bench.py [--repeats 5] [--out DIR] [--quick]
+  --quick   seconds: one short run a board, no first-call timings (the cold compiles take
+            minutes)
 """
-
-import os as _os
-import sys as _sys
-
-_sys.path.insert(0, _os.path.dirname(_os.path.abspath(__file__)))
-from _bootstrap import ensure_venv  # noqa: E402
-
-if __name__ == "__main__":
-    ensure_venv(__file__)  # re-runs this script inside .venv (made on first use)
-
 import os
-import sys
 
-from fastsweep.cli.main import main
+from fastsweep.bench import main as bench_main
+from fastsweep.studies.script_args import parse, parser, write_run
 
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "results", "bench.csv")
+
+def main(argv=None):
+    ap = parser("bench", __doc__, workers=False, quick="seconds: one short run a board, no "
+                "first-call timings")
+    ap.add_argument("--repeats", type=int, default=5, help="timed runs a board (median)")
+    a = parse(ap, argv)
+    if a.repeats < 1:
+        ap.error(f"--repeats: must be at least 1, got {a.repeats}")
+    out = os.path.join(a.out, "bench.csv")
+    bench_main(repeats=1 if a.quick else a.repeats, out=out, quick=a.quick,
+               compile_times=not a.quick)
+    print("wrote", write_run(a, repeats=a.repeats))
+
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    if not any(a == "--out" or a.startswith("--out=") for a in args):
-        args += ["--out", os.path.normpath(OUT)]
-    sys.exit(main(["bench", *args]))
+    main()

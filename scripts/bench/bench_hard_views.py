@@ -1,6 +1,8 @@
-"""Exact inference on hard random views; writes results/bench_hard_views.csv.
+"""Exact inference on hard random views; writes ``OUT/bench_hard_views.csv`` and run.json
+(the committed results/bench_hard_views/ is made by scripts/reproduce.py; default
+``--out``: out/bench_hard_views/).
 
-Positions met in play (scripts/bench_inference.py) have a thin frontier. Here safe cells
+Positions met in play (scripts/bench/bench_inference.py) have a thin frontier. Here safe cells
 are revealed at random all over the board (fastsweep.studies.positions.random_view), so clues
 are everywhere and frontier components are wide: the case the issue "Exact inference on
 every position" is about.
@@ -20,22 +22,13 @@ every position" is about.
    again (same total), where that is exact; that fastsweep time is recorded too.
 3. 100x100 boards with 2000 mines and 2000..5000 revealed: time, exact or not, finite.
 
-Usage: python scripts/bench_hard_views.py [--quick] [--ms-timeout 60] [--ms-cap-gib 4]
-                                          [--out results/bench_hard_views.csv]
+Usage: python3 scripts/bench/bench_hard_views.py [--quick] [--ms-timeout 60]
+                                                [--ms-cap-gib 4] [--out DIR]
+  --quick   seconds: 2 views of 30x30, one 100x100 view
 Times are medians of up to 5 calls after a warm-up call (1 call when one takes > 2 s).
 """
 from __future__ import annotations
 
-import os as _os
-import sys as _sys
-
-_sys.path.insert(0, _os.path.dirname(_os.path.abspath(__file__)))
-from _bootstrap import ensure_venv  # noqa: E402
-
-if __name__ == "__main__":
-    ensure_venv(__file__)  # re-runs this script inside .venv (made on first use)
-
-import argparse
 import csv
 import json
 import math
@@ -55,8 +48,13 @@ from fastsweep.kernels.inference.frontier import (
 )
 from fastsweep.studies.positions import random_view
 
-# scripts/ is on sys.path when this file runs as a script: reuse the view conversion
-from bench_inference import median_time, ms_toollib, to_ms
+from fastsweep.bench import median_time, to_ms
+from fastsweep.studies.script_args import parse, parser, write_run
+
+try:
+    import ms_toollib
+except ImportError:  # benchmark-only dependency
+    ms_toollib = None
 
 FIELDS = ["benchmark", "case", "variant", "value", "unit", "n", "notes"]
 BENCH = "hard random views"
@@ -288,20 +286,19 @@ def summary(rows, case, results, label):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true", help="8 small views, one 100x100")
+    ap = parser("bench_hard_views", __doc__, workers=False,
+                quick="seconds: 2 views of 30x30, one 100x100 view")
     ap.add_argument("--ms-timeout", type=float, default=60.0,
                     help="seconds per ms-toollib call (0: skip ms-toollib)")
     ap.add_argument("--ms-cap-gib", type=float, default=4.0,
                     help="address-space cap of the ms-toollib child (GiB)")
-    ap.add_argument("--out", default="results/bench_hard_views.csv")
-    a = ap.parse_args(argv)
+    a = parse(ap, argv)
     cap = int(a.ms_cap_gib * (1 << 30))
     if ms_toollib is None:
         print("ms-toollib not installed: its columns are skipped")
     fastsweep.mine_probabilities(np.full((2, 2), -1, np.int8), 1)  # compile / load
     rows, res = [], []
-    seeds = range(8 if a.quick else 30)
+    seeds = range(2 if a.quick else 30)
     for s in seeds:
         # the revealed count comes from its own stream, not the one that places mines
         rev = int(np.random.default_rng([s, 1]).integers(100, 401))
@@ -326,13 +323,15 @@ def main(argv=None):
               f"finite {r['all probabilities finite'][0]}", flush=True)
     summary(rows, f"100x100/2000, seeds 0..{len(big) - 1}, 2000..5000 revealed", big,
             "100x100 / 2000 mines")
-    os.makedirs(os.path.dirname(a.out) or ".", exist_ok=True)
-    with open(a.out, "w", newline="") as f:
+    path = os.path.join(a.out, "bench_hard_views.csv")
+    with open(path, "w", newline="") as f:
         wr = csv.DictWriter(f, fieldnames=FIELDS)
         wr.writeheader()
         for r in rows:
             wr.writerow({**r, "value": f"{r['value']:.6g}"})
-    print(f"wrote {a.out} ({len(rows)} rows)")
+    print(f"wrote {path} ({len(rows)} rows)")
+    print("wrote", write_run(a, views=len(res), big_views=len(big), ms_toollib=ms_toollib
+                             is not None, ms_timeout=a.ms_timeout))
 
 
 if __name__ == "__main__":

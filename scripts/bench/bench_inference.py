@@ -1,4 +1,6 @@
-"""Benchmarks of the exact inference engine; writes results/bench_inference.csv.
+"""Benchmarks of the exact inference engine; writes ``OUT/bench_inference.csv`` and
+run.json (the committed results/bench_inference/ is made by scripts/reproduce.py; default
+``--out``: out/bench_inference/).
 
 1. ``mine_probabilities`` per call on Expert (16x30, 99 mines) positions where the
    probability agent had to guess, side by side with ms-toollib's
@@ -14,21 +16,12 @@
    touches, against a whole analysis per what-if, in the same run; microseconds per
    what-if (one per hidden cell and possible value).
 
-Usage: python scripts/bench_inference.py [--quick] [--repeats 3] [--out results/bench_inference.csv]
+Usage: python3 scripts/bench/bench_inference.py [--quick] [--repeats 3] [--out DIR]
+  --quick   seconds: a few positions and games of each part, one run each
 Numbers are medians over ``--repeats`` runs on one core.
 """
 from __future__ import annotations
 
-import os as _os
-import sys as _sys
-
-_sys.path.insert(0, _os.path.dirname(_os.path.abspath(__file__)))
-from _bootstrap import ensure_venv  # noqa: E402
-
-if __name__ == "__main__":
-    ensure_venv(__file__)  # re-runs this script inside .venv (made on first use)
-
-import argparse
 import csv
 import multiprocessing as mp
 import os
@@ -38,12 +31,14 @@ import time
 import numpy as np
 
 import fastsweep
+from fastsweep.bench import median_time, to_ms
 from fastsweep.options import make_config
 from fastsweep.inference import _state
 from fastsweep.kernels.inference import count as kc
 from fastsweep.kernels.inference import results as kr
 from fastsweep.kernels.inference import whatif as kw
 from fastsweep.runner import play_chunk
+from fastsweep.studies.script_args import parse, parser, write_run
 
 try:
     import ms_toollib
@@ -67,20 +62,6 @@ def guess_views(agent, size, mines, games, seed, rules, mine_count, min_hidden=0
             v[mv.cell_index] = -2 if mv.out < 0 else clues[mv.cell_index]
         out += views if every else views[-1:]
     return out
-
-
-def to_ms(view):
-    b = np.where(view == -1, 10, np.where(view == -2, 11, view))
-    return b.astype(int).tolist()
-
-
-def median_time(fn, reps):
-    ts = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        fn()
-        ts.append(time.perf_counter() - t)
-    return statistics.median(ts)
 
 
 def _ms_child(board, mines, q):
@@ -218,52 +199,60 @@ def bench_games(rows, agent, size, mines_or_density, rules, mine_count, games, r
                      n=games, notes=f"median of {reps} runs; approx_steps={int(out[:, 8].sum())}"))
 
 
+# the sizes of each part: the full run, and --quick's (seconds)
+FULL = dict(expert_games=60, view_reps=7, outcome_every=4, big_games=6, big_every=3,
+            scattered_games=4, scattered_every=5, games=3000, densities=10, density_games=30)
+QUICK = dict(expert_games=4, view_reps=1, outcome_every=8, big_games=1, big_every=5,
+             scattered_games=1, scattered_every=10, games=50, densities=2, density_games=3)
+
+
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true")
+    ap = parser("bench_inference", __doc__, workers=False,
+                quick="seconds: a few positions and games of each part, one run each")
     ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--out", default="results/bench_inference.csv")
-    a = ap.parse_args(argv)
-    q = a.quick
+    a = parse(ap, argv)
+    p = QUICK if a.quick else FULL
+    reps = 1 if a.quick else a.repeats
     rows = []
     fastsweep.mine_probabilities(np.full((2, 2), -1, np.int8), 1)  # compile / load
-    expert = guess_views("probability", (16, 30), 99, 20 if q else 60, 5, "classic", True,
+    expert = guess_views("probability", (16, 30), 99, p["expert_games"], 5, "classic", True,
                          min_hidden=150, every=True)
     bench_views(rows, "Expert 16x30/99, positions before the probability agent's guesses",
-                expert, 99, 3 if q else 7, "inline")
+                expert, 99, p["view_reps"], "inline")
     print(rows[-3:], flush=True)
-    bench_outcomes(rows, expert[:: 8 if q else 4], 99, 3)
+    bench_outcomes(rows, expert[::p["outcome_every"]], 99, min(reps, 3))
     print(rows[-6:], flush=True)
-    big = guess_views("probability", 30, 270, 2 if q else 6, 5, "keep-going", True,
-                      min_hidden=200, every=True)[:: 5 if q else 3]
-    bench_views(rows, "30x30/270 keep-going, positions before guesses", big, 270, 3,
-                "isolated")
+    big = guess_views("probability", 30, 270, p["big_games"], 5, "keep-going", True,
+                      min_hidden=200, every=True)[::p["big_every"]]
+    bench_views(rows, "30x30/270 keep-going, positions before guesses", big, 270,
+                min(reps, 3), "isolated")
     print(rows[-3:], flush=True)
-    scattered = guess_views("inference", 30, 270, 2 if q else 4, 5, "keep-going", True,
-                            min_hidden=200, every=True)[:: 10 if q else 5]
+    scattered = guess_views("inference", 30, 270, p["scattered_games"], 5, "keep-going",
+                            True, min_hidden=200, every=True)[::p["scattered_every"]]
     bench_views(rows, "30x30/270 keep-going, positions before the inference agent's random "
-                "guesses", scattered, 270, 3, "isolated")
+                "guesses", scattered, 270, min(reps, 3), "isolated")
     print(rows[-3:], flush=True)
     for mc in (False, True):
         for agent in ("probability", "inference"):
-            bench_games(rows, agent, (16, 30), 99, "classic", mc, 500 if q else 3000,
-                        a.repeats, "games/s, Expert classic (first click safe, corner)",
-                        "16x30/99")
+            bench_games(rows, agent, (16, 30), 99, "classic", mc, p["games"], reps,
+                        "games/s, Expert classic (first click safe, corner)", "16x30/99")
             print(rows[-1], flush=True)
     dens = [0.05, 0.15, 0.25, 0.35, 0.45, 0.55, 0.65, 0.75, 0.85, 0.95]
-    for d in dens:
+    for d in dens[::len(dens) // p["densities"]]:
         for agent in ("inference", "probability"):
             for mc in (False, True):
-                bench_games(rows, agent, 30, d, "keep-going", mc, 5 if q else 30,
-                            1 if q else a.repeats, "us/game, 30x30 keep-going", f"density {d}")
+                bench_games(rows, agent, 30, d, "keep-going", mc, p["density_games"], reps,
+                            "us/game, 30x30 keep-going", f"density {d}")
                 print(rows[-1], flush=True)
-    os.makedirs(os.path.dirname(a.out) or ".", exist_ok=True)
-    with open(a.out, "w", newline="") as f:
+    path = os.path.join(a.out, "bench_inference.csv")
+    with open(path, "w", newline="") as f:
         wr = csv.DictWriter(f, fieldnames=["benchmark", "case", "variant", "value", "unit", "n",
                                            "notes"])
         wr.writeheader()
         for r in rows:
             wr.writerow({**r, "value": f"{r['value']:.6g}"})
+    print(f"wrote {path} ({len(rows)} rows)")
+    print("wrote", write_run(a, repeats=reps, **p))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,6 @@
-"""Scaling benchmark of the sweep driver; writes results/bench_sweep.csv.
+"""Scaling benchmark of the sweep driver; writes ``OUT/bench_sweep.csv`` and run.json (the
+committed results/bench_sweep/ is made by scripts/reproduce.py; default ``--out``:
+out/bench_sweep/).
 
 1. Speed-up: the same sweep (basic agent, 30x30, densities 0.1..0.9, both mine_count
    settings, 5,000 games each = 90,000 games) with 1 and 2 worker processes, and with a
@@ -8,18 +10,17 @@
    games each, one chunk each) through the sweep vs. the same games played by a bare
    loop over play_chunk in one process; overhead per chunk = (sweep - bare) / chunks.
 
-Usage: python3 scripts/bench_sweep.py [--repeats 3] [--quick] [--out results/bench_sweep.csv]
+Usage: python3 scripts/bench/bench_sweep.py [--repeats 3] [--out DIR] [--quick]
+  --quick   seconds: 50 games a configuration, 20 tiny configurations, one run each, the
+            process backend only
 """
-import argparse
 import os
 import shutil
 import statistics
-import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _bootstrap import ROOT, ensure_venv  # noqa: E402
+from fastsweep.studies.script_args import parse, parser, write_run
 
 
 def timed(fn, repeats):
@@ -36,11 +37,12 @@ def timed(fn, repeats):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = parser("bench_sweep", __doc__, workers=False, quick="seconds: 50 games a "
+                "configuration, 20 tiny configurations, one run each, processes only")
     ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--quick", action="store_true", help="a smaller smoke test")
-    ap.add_argument("--out", default=os.path.join("results", "bench_sweep.csv"))
-    a = ap.parse_args(argv)
+    a = parse(ap, argv)
+    if a.quick:
+        a.repeats = 1
     import pandas as pd
 
     from fastsweep.options import make_config
@@ -48,7 +50,7 @@ def main(argv=None):
     from fastsweep.sweep import sweep, warm_up
 
     warm_up(["basic"])
-    games = 300 if a.quick else 5000  # ~9 s on one core: start-up costs stay small
+    games = 50 if a.quick else 5000  # ~9 s on one core: start-up costs stay small
     big = dict(agents=["basic"], sizes=[30], densities="0.1:0.9:0.1", games=games, seed=0,
                quiet=True)
     rows = []
@@ -59,7 +61,8 @@ def main(argv=None):
 
         importlib.import_module("dask.distributed")  # the Dask rows only when installed
 
-        backends.append(("dask", 2))
+        if not a.quick:  # (a local cluster takes seconds to start)
+            backends.append(("dask", 2))
     except ImportError:
         pass
     for backend, w in backends:
@@ -77,7 +80,7 @@ def main(argv=None):
     sizes = list(range(5, 15))
     dens = [round(0.01 * i, 2) for i in range(1, 101)]
     if a.quick:
-        dens = dens[::5]
+        sizes, dens = sizes[:2], dens[::10]
     tiny = dict(agents=["basic"], sizes=sizes, densities=dens, mine_count=[False], games=20,
                 seed=0, quiet=True)
     cfgs = [make_config("basic", s, density=d) for s in sizes for d in dens]
@@ -105,16 +108,15 @@ def main(argv=None):
                          games_per_s=round(20 * n / med), speedup_vs_1=None,
                          overhead_ms_per_chunk=round((med - bare_med / w) / n * 1e3, 3)))
         print(rows[-1], flush=True)
-    os.makedirs(os.path.dirname(a.out) or ".", exist_ok=True)
     t = pd.DataFrame(rows)
     # a shared machine makes speed-ups meaningless when other jobs run: record the load
     t["load_avg_1min"] = round(os.getloadavg()[0], 2)
     t["cpus"] = os.cpu_count()
-    t.to_csv(a.out, index=False)
-    print(f"wrote {a.out}")
+    path = os.path.join(a.out, "bench_sweep.csv")
+    t.to_csv(path, index=False)
+    print(f"wrote {path}")
+    print("wrote", write_run(a, repeats=a.repeats))
 
 
 if __name__ == "__main__":
-    ensure_venv(os.path.abspath(__file__))
-    os.chdir(ROOT)
     main()

@@ -5,19 +5,19 @@ One process, kernel time per game (the per-game clock inside the compiled batch)
 played in doubling batches until a point has used --budget seconds. A point whose first
 game alone takes longer than --max-game seconds stops that agent/density at that size
 (the table marks the larger sizes as skipped rather than running for hours).
-Writes results/profile/profile.csv and fig_time.pdf/.png (one panel per density, time
-against board size on log axes).
+Writes ``OUT/profile.csv``, fig_time.pdf/.png (one panel per density, time against board
+size on log axes) and run.json; the committed results/profile/ is made by
+scripts/reproduce.py (default ``--out``: out/profile_agents/).
 
-Usage: python3 scripts/profile.py [--quick] [--agents a,b] [--budget 1.0] [--out DIR]
-       python3 scripts/profile.py --replot [--out DIR]   # fig_time from DIR/profile.csv
+Usage: python3 scripts/bench/profile_agents.py [--quick] [--agents a,b] [--budget 1.0]
+                                               [--out DIR]
+       python3 scripts/bench/profile_agents.py --replot --out DIR  # fig_time from its CSV
+  --quick   seconds: sizes 10 and 20, densities 0.1 and 0.2, 0.02 s a point
 """
-import argparse
 import os
-import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _bootstrap import ROOT, ensure_venv  # noqa: E402
+from fastsweep.studies.script_args import parse, parser, write_run
 
 SIZES = [10, 20, 30, 50, 70, 100]
 DENSITIES = [0.1, 0.2, 0.3, 0.5]
@@ -41,22 +41,23 @@ def profile_point(agent, size, density, budget, max_games, seed=0):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = parser("profile_agents", __doc__, workers=False,
+                quick="seconds: sizes 10 and 20, densities 0.1 and 0.2, 0.02 s a point")
     ap.add_argument("--agents", default=None, help="comma list (default: every registered)")
     ap.add_argument("--budget", type=float, default=1.0, help="seconds per point")
     ap.add_argument("--max-game", type=float, default=10.0,
                     help="skip larger sizes once one game takes longer than this (s)")
-    ap.add_argument("--quick", action="store_true", help="sizes 10, 20, 30; 0.2 s per point")
-    ap.add_argument("--out", default=os.path.join("results", "profile"))
     ap.add_argument("--replot", action="store_true",
                     help="only redraw fig_time from OUT/profile.csv (no games played)")
-    a = ap.parse_args(argv)
+    a = parse(ap, argv)
     import pandas as pd
 
     from fastsweep import AGENTS
     from fastsweep.viz.figures import plot_time
 
     if a.replot:
+        if not os.path.exists(os.path.join(a.out, "profile.csv")):
+            ap.error(f"--replot: no profile.csv in {a.out} (give --out the folder)")
         t = pd.read_csv(os.path.join(a.out, "profile.csv"))
         print("wrote " + ", ".join(plot_time(t, os.path.join(a.out, "fig_time"))))
         return
@@ -64,11 +65,12 @@ def main(argv=None):
     from fastsweep.sweep import warm_up
 
     agents = a.agents.split(",") if a.agents else list(AGENTS)
-    sizes, budget = (SIZES[:3], 0.2) if a.quick else (SIZES, a.budget)
+    sizes, dens, budget = ((SIZES[:2], DENSITIES[:2], 0.02) if a.quick
+                           else (SIZES, DENSITIES, a.budget))
     warm_up(agents)
     rows = []
     for agent in agents:
-        for d in DENSITIES:
+        for d in dens:
             skip = False
             for s in sizes:
                 if skip:
@@ -83,14 +85,12 @@ def main(argv=None):
                 print(f"{agent:12s} {s:4d}x{s:<4d} density {d:.1f}: {us:12.1f} us/game "
                       f"({g} games)", flush=True)
                 skip = us * 1e-6 > a.max_game
-    os.makedirs(a.out, exist_ok=True)
     t = pd.DataFrame(rows)
     t.to_csv(os.path.join(a.out, "profile.csv"), index=False, float_format="%.6g")
     files = plot_time(t, os.path.join(a.out, "fig_time"))  # it notes the skipped points
     print(f"wrote {os.path.join(a.out, 'profile.csv')}, " + ", ".join(files))
+    print("wrote", write_run(a, agents=agents, sizes=sizes, densities=dens, budget=budget))
 
 
 if __name__ == "__main__":
-    ensure_venv(os.path.abspath(__file__))
-    os.chdir(ROOT)
     main()

@@ -1,4 +1,4 @@
-"""Figures of the hard-board study (scripts/hard_study.py), from its CSVs.
+"""Figures of the hard-board study (scripts/studies/hard_study.py), from its CSVs.
 
 Encodings as in every fastsweep figure (``fastsweep.viz.style``): colour and marker = the
 agent. Here also: small faint markers = single searches, the line through larger markers
@@ -13,7 +13,9 @@ squares = mines (coloured: where the search moved a mine; light grey: the cell i
 * fig_exhaustive: 3x3 and 4x4, every layout: mean score over all layouts vs the hardest
   layout (held-out games), with the hardest layouts drawn.
 
-Usage: python scripts/hard_figures.py [--out results/hard]
+Usage: python3 scripts/studies/hard_figures.py [--data results/hard] [--out DIR]
+                                              [--only search,exhaustive]
+(hard_study.py draws them too, into its own folder)
 """
 from __future__ import annotations
 
@@ -22,15 +24,16 @@ import os
 import numpy as np
 import pandas as pd
 
-from fastsweep.viz import style as ps
+from fastsweep.studies.script_args import figures_main
 from fastsweep.studies.search_layouts import parse_key
+from fastsweep.viz import style as ps
 
 AGENTS = ("basic", "probability")
 REPORT = (10.0, 15.0)  # Patel et al. 2020: the drop they found for boards up to 15 x 15
 
 
-def _load(out, name):
-    path = os.path.join(out, f"{name}.csv")
+def _load(data, name):
+    path = os.path.join(data, f"{name}.csv")
     return pd.read_csv(path, dtype={"layout": str, "start_layout": str, "hardest": str,
                                     "easiest": str, "tries": str}) if os.path.exists(path) else None
 
@@ -237,29 +240,26 @@ def fig_exhaustive(ex, tops):
     return fig
 
 
-def draw_all(out):
+def draw_all(data, names=None, out=None):
+    """The figures of the studies ``names`` (search, exhaustive; default both) whose CSVs
+    are in ``data``, into ``out`` (default ``data``); returns the files written."""
     files = []
+    out = out or data
     with ps.plt.rc_context(ps.STYLE):
-        df = _load(out, "search")
-        if df is not None and len(df):
+        df = _load(data, "search")
+        if (not names or "search" in names) and df is not None and len(df):
             files += ps.save(fig_drop(df), os.path.join(out, "fig_drop"), ("png", "pdf"))
             files += ps.save(fig_cluster(df), os.path.join(out, "fig_cluster"), ("png", "pdf"))
             files += ps.save(fig_layouts(df), os.path.join(out, "fig_layouts"), ("png", "pdf"))
-        ex, tops = _load(out, "exhaustive"), _load(out, "exhaustive_layouts")
-        if ex is not None and len(ex):
+        ex, tops = _load(data, "exhaustive"), _load(data, "exhaustive_layouts")
+        if (not names or "exhaustive" in names) and ex is not None and len(ex):
             files += ps.save(fig_exhaustive(ex, tops), os.path.join(out, "fig_exhaustive"),
                              ("png", "pdf"))
     return files
 
 
 def main(argv=None):
-    import argparse
-
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default="results/hard")
-    a = ap.parse_args(argv)
-    for f in draw_all(a.out):
-        print("wrote", f)
+    figures_main(argv, "hard_figures", __doc__, "hard", draw_all, ("search", "exhaustive"))
 
 
 if __name__ == "__main__":

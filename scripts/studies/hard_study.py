@@ -29,30 +29,26 @@ Budget: the default study took 10.4 minutes on ``--workers 1`` on the shared 2-c
 drifts up to 2x, so allow up to about 15. That budget chose the numbers above: 100 games
 a layout and 6 searches a cell for ``probability`` (its searches took 442 of the 515 s),
 patience 5, 16 moves a round, boards up to 15 x 15, 4x4 boards up to 6 mines (8 would
-take 1,674 more classes). ``--quick`` is a smoke run of seconds into out/hard-quick.
-Rows are appended as each task ends: a rerun skips the tasks already in the CSVs.
+take 1,674 more classes). ``--quick`` is a smoke run of seconds.
+Rows are appended as each task ends (searches and exhaustive boards run on ``--workers``
+processes, ``fastsweep.sweep.tasks``): a rerun skips the tasks already in the CSVs; the
+rows end in the order of the tasks, whatever the number of workers. The committed
+results/hard/ is made by scripts/reproduce.py (default ``--out``: out/hard_study/).
 
-Usage: python scripts/hard_study.py [--only search,exhaustive] [--workers 1]
-                                    [--out results/hard] [--quick]
+Usage: python3 scripts/studies/hard_study.py [--only search,exhaustive] [--workers 1]
+                                             [--out DIR] [--quick]
 """
 from __future__ import annotations
 
-import argparse
-import csv
 import os
-import sys
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _bootstrap import ensure_venv  # noqa: E402
-
-if __name__ == "__main__":
-    ensure_venv(__file__)  # re-runs this script inside .venv (made on first use)
-
-from fastsweep.studies.hard import ScoreObjective, hard_board, hardest_layouts, layout_stats  # noqa: E402
-from fastsweep.studies.search_layouts import layout_key, parse_key  # noqa: E402
-from fastsweep.stats import mean_ci  # noqa: E402
+from fastsweep.stats import mean_ci
+from fastsweep.studies.hard import ScoreObjective, hard_board, hardest_layouts, layout_stats
+from fastsweep.studies.rows import RowFile
+from fastsweep.studies.script_args import parse, parser, write_run
+from fastsweep.studies.search_layouts import layout_key, parse_key
+from fastsweep.sweep.tasks import run_tasks
 
 AGENTS = ("basic", "probability")
 FULL = dict(dims=(5, 7, 9, 11, 13, 15), densities=(0.1, 0.2, 0.3), patience=5,
@@ -124,101 +120,79 @@ def exhaustive_task(dim, mines, agent, plays, top):
     return summary, tops
 
 
-def _done(path, keys):
-    if not os.path.exists(path):
-        return set()
-    with open(path) as f:
-        return {tuple(r[k] for k in keys) for r in csv.DictReader(f)}
-
-
-def _writer(path, fields):
-    new = not os.path.exists(path)
-    f = open(path, "a", newline="")
-    w = csv.DictWriter(f, fieldnames=fields)
-    if new:
-        w.writeheader()
-    return f, w
-
-
 def run_search(p, out, workers):
-    path = os.path.join(out, "search.csv")
-    keys = ("agent", "dim", "density", "rep", "tries")
-    done = _done(path, keys)
-    todo = []
+    """The searches not yet in ``out/search.csv``, on ``workers`` processes."""
+    rows = RowFile(os.path.join(out, "search.csv"), SEARCH_FIELDS,
+                   ("agent", "dim", "density", "rep", "tries"))
+    todo, order = [], []
     for agent, plays, tries, reps in p["searches"]:
         for dim in p["dims"]:
             for dens in p["densities"]:
                 for rep in range(reps):
-                    if (agent, str(dim), str(dens), str(rep), str(tries)) in done:
+                    order.append((agent, dim, dens, rep, tries))
+                    if rows.done(order[-1]):
                         continue
                     # (a rough cost for the order: probability ~30x basic, all moves ~5x)
                     cost = (dim * dim * dens * plays * (30 if agent != "basic" else 1)
                             * (5 if tries == "all" else 1))
                     todo.append((cost, (agent, dim, dens, rep, plays, tries, p["patience"],
                                         p["eval_plays"])))
-    todo.sort(key=lambda t: -t[0])  # the longest first: the pool ends together
-    f, w = _writer(path, SEARCH_FIELDS)
-    with f, ProcessPoolExecutor(workers) as pool:
-        futs = [pool.submit(search_task, *args) for _, args in todo]
-        for i, fut in enumerate(as_completed(futs)):
-            r = fut.result()
-            w.writerow(r)
-            f.flush()
-            print(f"[search {i + 1}/{len(futs)}] {r['agent']} {r['dim']}x{r['dim']}/"
-                  f"{r['mines']} rep {r['rep']} tries {r['tries']}: {r['eval_start']:.3f} -> {r['eval_score']:.3f}"
-                  f" ({r['rel_drop']:.1f}%), {r['evaluations']} layouts, "
+    todo.sort(key=lambda t: -t[0])  # the longest first: the workers end together
+    with rows:
+        for i, (_, r) in enumerate(run_tasks(search_task, [t for _, t in todo], workers)):
+            rows.add(r)
+            print(f"[search {i + 1}/{len(todo)}] {r['agent']} {r['dim']}x{r['dim']}/"
+                  f"{r['mines']} rep {r['rep']} tries {r['tries']}: {r['eval_start']:.3f} -> "
+                  f"{r['eval_score']:.3f} ({r['rel_drop']:.1f}%), {r['evaluations']} layouts, "
                   f"{r['seconds']:.1f} s", flush=True)
+    rows.sort(order)
 
 
 def run_exhaustive(p, out, workers):
-    path = os.path.join(out, "exhaustive.csv")
-    done = _done(path, ("board", "mines", "agent"))
-    todo = []
+    """The exhaustive searches not yet in ``out/exhaustive.csv``, on ``workers``
+    processes."""
+    rows = RowFile(os.path.join(out, "exhaustive.csv"), EX_FIELDS, ("board", "mines", "agent"))
+    tops = RowFile(os.path.join(out, "exhaustive_layouts.csv"), TOP_FIELDS,
+                   ("board", "mines", "agent", "rank"))
+    todo, order = [], []
     for dim, counts in p["boards"]:
         for m in counts:
             for agent, plays in zip(AGENTS, p["ex_plays"]):
-                if (f"{dim}x{dim}", str(m), agent) in done:
-                    continue
-                todo.append((dim, m, agent, plays, p["top"]))
-    f, w = _writer(path, EX_FIELDS)
-    g, wt = _writer(os.path.join(out, "exhaustive_layouts.csv"), TOP_FIELDS)
-    with f, g, ProcessPoolExecutor(workers) as pool:
-        futs = [pool.submit(exhaustive_task, *args) for args in reversed(todo)]
-        for i, fut in enumerate(as_completed(futs)):
-            s, tops = fut.result()
-            wt.writerows(tops)  # the layouts first: a summary row means its layouts are in
-            g.flush()
-            w.writerow(s)
-            f.flush()
-            print(f"[exhaustive {i + 1}/{len(futs)}] {s['agent']} {s['board']}/{s['mines']}: "
+                order.append((f"{dim}x{dim}", m, agent))
+                if not rows.done(order[-1]):
+                    todo.append((dim, m, agent, plays, p["top"]))
+    with rows, tops:
+        for i, (_, (s, best)) in enumerate(run_tasks(exhaustive_task, todo[::-1], workers)):
+            for t in best:  # the layouts first: a summary row means its layouts are in
+                tops.add(t)
+            rows.add(s)
+            print(f"[exhaustive {i + 1}/{len(todo)}] {s['agent']} {s['board']}/{s['mines']}: "
                   f"all {s['mean_all']:.3f}, hardest {s['held_score']:.3f} held out, "
                   f"{s['seconds']:.1f} s", flush=True)
+    rows.sort(order)
+    tops.sort([(*k, rank) for k in order for rank in range(1, p["top"] + 1)])
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = parser("hard_study", __doc__, quick="a smoke run of seconds (5x5 and 7x7, one "
+                "search a series, 3x3 with 2 and 4 mines)")
     ap.add_argument("--only", default="search,exhaustive", help="comma list: search, exhaustive")
-    ap.add_argument("--workers", type=int, default=1)
-    ap.add_argument("--out", default=None, help="folder (default results/hard, with --quick "
-                    "out/hard-quick)")
-    ap.add_argument("--quick", action="store_true", help="a smoke run (seconds), into out/hard-quick")
-    a = ap.parse_args(argv)
+    a = parse(ap, argv)
     p = QUICK if a.quick else FULL
-    out = a.out or ("out/hard-quick" if a.quick else "results/hard")
     names = a.only.split(",")
     bad = [n for n in names if n not in ("search", "exhaustive")]
-    if bad or a.workers < 1:
-        ap.error(f"--only: unknown studies {bad}" if bad else "--workers: must be >= 1")
-    os.makedirs(out, exist_ok=True)
+    if bad:
+        ap.error(f"--only: unknown studies {bad}")
     for name, fn in (("search", run_search), ("exhaustive", run_exhaustive)):
         if name in names:
             t0 = time.time()
-            fn(p, out, a.workers)
+            fn(p, a.out, a.workers)
             print(f"{name}: {time.time() - t0:.0f} s", flush=True)
-    import hard_figures
+    from hard_figures import draw_all  # (this folder's figure script)
 
-    for path in hard_figures.draw_all(out):
+    for path in draw_all(a.out, names):
         print("wrote", path)
+    print("wrote", write_run(a, studies=names))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""Figures of the chains-of-influence study (scripts/influence_study.py), from its CSV.
+"""Figures of the chains-of-influence study (scripts/studies/influence_study.py), from its
+CSV.
 
 fig_chains: per game, the longest chain of deductions and the largest reach of any of
 its guesses against the mine density (median, shaded quartiles; dashed: the opening's),
@@ -8,28 +9,20 @@ the density, for guessed cells on the frontier (next to a revealed clue) and off
 colour = where the cell was (one panel per agent and board), shaded 95% intervals.
 numbers.txt: the tables the README's answers quote.
 
-Usage: python scripts/influence_figures.py [--out results/influence]
+Usage: python3 scripts/studies/influence_figures.py [--data results/influence] [--out DIR]
+(influence_study.py draws them too, into its own folder)
 """
 from __future__ import annotations
 
-import os as _os
-import sys as _sys
-
-_sys.path.insert(0, _os.path.dirname(_os.path.abspath(__file__)))
-from _bootstrap import ensure_venv  # noqa: E402
-
-if __name__ == "__main__":
-    ensure_venv(__file__)  # re-runs this script inside .venv (made on first use)
-
-import argparse
 import os
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from fastsweep.viz import style as ps
 from fastsweep.stats import mean_ci
+from fastsweep.studies.script_args import figures_main
+from fastsweep.viz import style as ps
 
 BOARDS = (9, 16)
 AGENTS = ("basic", "inference")
@@ -116,6 +109,8 @@ def fig_guess(df, out):
                     rows = [(dens, *mean_ci(x.decided.to_numpy(float)), len(x))
                             for dens, x in g.groupby("density") if len(x) >= 20]
                     t = pd.DataFrame(rows, columns=["density", "mean", "lo", "hi", "n"])
+                    if t.empty:  # (a small run: no point of 20 guesses)
+                        continue
                     ax.plot(t.density, t["mean"], label=f"guessed cell {where}",
                             **style[where])
                     ax.fill_between(t.density, t.lo.clip(lower=0.5), t.hi,
@@ -163,16 +158,20 @@ def numbers(df):
     return "\n".join(out)
 
 
-def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", default="results/influence")
-    a = ap.parse_args(argv)
-    df = pd.read_csv(os.path.join(a.out, "guesses.csv.gz"))
-    for f in fig_chains(df, a.out) + fig_guess(df, a.out):
-        print(f)
-    with open(os.path.join(a.out, "numbers.txt"), "w") as f:
+def draw_all(data, names=None, out=None):
+    """fig_chains, fig_guess and numbers.txt from ``data``/guesses.csv.gz, into ``out``
+    (default ``data``); returns the files written (``names``: unused, all are drawn)."""
+    out = out or data
+    df = pd.read_csv(os.path.join(data, "guesses.csv.gz"))
+    files = fig_chains(df, out) + fig_guess(df, out)
+    files.append(os.path.join(out, "numbers.txt"))
+    with open(files[-1], "w") as f:
         f.write(numbers(df) + "\n")
-    print(os.path.join(a.out, "numbers.txt"))
+    return files
+
+
+def main(argv=None):
+    figures_main(argv, "influence_figures", __doc__, "influence", draw_all)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@ traced games (keep-going rules, the default opening: a random cell) and writes o
 per guess (the opening included) to ``OUT/points/<point>.csv.gz`` as each point
 finishes, so a rerun skips the finished points; then ``OUT/guesses.csv.gz`` (all rows),
 ``OUT/summary.csv`` (per point: quartiles of the game's longest chain and reach, and per
-guess means) and ``OUT/run.json``. Figures: ``scripts/influence_figures.py``.
+guess means), the figures and numbers.txt (``influence_figures.py``) and
+``OUT/run.json``.
 
 The guessed cell's features come from the view before the guess: its exact mine
 probability given the view and the mine total (``fastsweep.mine_probabilities``; the
@@ -15,36 +16,31 @@ agents, not told the total, guess at random among the undetermined cells, so thi
 measurement, not what they saw), whether it touches a revealed clue (frontier), its
 hidden neighbours and its neighbours on the board.
 
-    python3 scripts/influence_study.py                 # ~10 min with --workers 1
-    python3 scripts/influence_study.py --quick --out out/influence_quick
+Points run on ``--workers`` processes (``fastsweep.sweep.tasks``); a point's rows do
+not depend on the number of workers. The committed results/influence/ is made by
+scripts/reproduce.py (default ``--out``: out/influence_study/).
+
+    python3 scripts/studies/influence_study.py --workers 1   # ~10 min
+    python3 scripts/studies/influence_study.py --quick       # seconds: 2 densities, 2 games
 """
 from __future__ import annotations
 
 import os
-import sys
+import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _bootstrap import ensure_venv  # noqa: E402
+import numpy as np
+import pandas as pd
 
-if __name__ == "__main__":
-    ensure_venv(__file__)  # re-runs this script inside .venv (made on first use)
-
-import argparse  # noqa: E402
-import json  # noqa: E402
-import platform  # noqa: E402
-import time  # noqa: E402
-from concurrent.futures import ProcessPoolExecutor, as_completed  # noqa: E402
-
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-
-import fastsweep  # noqa: E402
-from fastsweep.studies import influence as fi  # noqa: E402
+import fastsweep
+from fastsweep.studies import influence as fi
+from fastsweep.studies.script_args import parse, parser, write_run
+from fastsweep.sweep.tasks import run_tasks
 
 AGENTS = ("basic", "inference")
 DENSITIES = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3)
 GAMES = {9: 300, 16: 100}  # games per point (the default run: about 10 minutes, 1 worker)
-QUICK = {9: 6, 16: 3}
+QUICK = {9: 2, 16: 1}  # (and only the densities QUICK_DENSITIES)
+QUICK_DENSITIES = (0.1, 0.2)
 SEED = 2017
 
 
@@ -121,53 +117,37 @@ def summarise(df):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", default="results/influence")
-    ap.add_argument("--workers", type=int, default=1)
-    ap.add_argument("--quick", action="store_true", help="a few games a point (smoke test)")
-    ap.add_argument("--seed", type=int, default=SEED)
+    ap = parser("influence_study", __doc__, seed=SEED,
+                quick="seconds: densities 0.1 and 0.2, 2 games a 9x9 point, 1 a 16x16 one")
     ap.add_argument("--games9", type=int, help=f"games a 9x9 point (default {GAMES[9]})")
     ap.add_argument("--games16", type=int, help=f"games a 16x16 point (default {GAMES[16]})")
-    a = ap.parse_args(argv)
-    if a.workers < 1:
-        ap.error(f"--workers: must be at least 1, got {a.workers}")
+    a = parse(ap, argv)
     games = dict(QUICK if a.quick else GAMES)
     for size, n in ((9, a.games9), (16, a.games16)):
         if n is not None:
             if n < 1:
                 ap.error(f"--games{size}: must be at least 1, got {n}")
             games[size] = n
-    os.makedirs(os.path.join(a.out, "points"), exist_ok=True)
+    points = os.path.join(a.out, "points")
+    os.makedirs(points, exist_ok=True)
     t0 = time.time()
-    todo = [(ag, s, d) for s in (16, 9) for ag in AGENTS for d in DENSITIES  # longest first
-            if not os.path.exists(os.path.join(a.out, "points", _name(ag, s, d) + ".csv.gz"))]
-
-    def save(point, rows):
-        path = os.path.join(a.out, "points", _name(*point) + ".csv.gz")
+    dens = QUICK_DENSITIES if a.quick else DENSITIES
+    todo = [(ag, s, d, games[s], a.seed) for s in (16, 9) for ag in AGENTS  # longest first
+            for d in dens if not os.path.exists(os.path.join(points, _name(ag, s, d) + ".csv.gz"))]
+    for (ag, s, d, _, _), rows in run_tasks(play_point, todo, a.workers):
+        path = os.path.join(points, _name(ag, s, d) + ".csv.gz")
         pd.DataFrame(rows).to_csv(path + ".tmp", index=False, compression="gzip")
         os.replace(path + ".tmp", path)  # a point is there whole or not at all
-        print(f"{_name(*point)}: {len(rows)} guesses, {time.time() - t0:.0f} s", flush=True)
-
-    if a.workers == 1:
-        for p in todo:
-            save(p, play_point(*p, games[p[1]], a.seed))
-    else:
-        with ProcessPoolExecutor(a.workers) as ex:
-            futs = {ex.submit(play_point, *p, games[p[1]], a.seed): p for p in todo}
-            for f in as_completed(futs):
-                save(futs[f], f.result())
-    df = pd.concat([pd.read_csv(os.path.join(a.out, "points", f))
-                    for f in sorted(os.listdir(os.path.join(a.out, "points")))
+        print(f"{_name(ag, s, d)}: {len(rows)} guesses, {time.time() - t0:.0f} s", flush=True)
+    df = pd.concat([pd.read_csv(os.path.join(points, f)) for f in sorted(os.listdir(points))
                     if f.endswith(".csv.gz")], ignore_index=True)
     df.to_csv(os.path.join(a.out, "guesses.csv.gz"), index=False, compression="gzip")
     summarise(df).round(4).to_csv(os.path.join(a.out, "summary.csv"), index=False)
-    with open(os.path.join(a.out, "run.json"), "w") as f:
-        json.dump({"command": "python3 scripts/influence_study.py "
-                   + " ".join(argv if argv is not None else sys.argv[1:]),
-                   "seconds": round(time.time() - t0, 1), "points_played": len(todo),
-                   "date": time.strftime("%Y-%m-%d"), "machine": platform.processor()
-                   or platform.machine(), "python": platform.python_version(),
-                   "games": games, "seed": a.seed}, f, indent=1)
+    from influence_figures import draw_all  # (this folder's figure script)
+
+    for f in draw_all(a.out):
+        print("wrote", f)
+    print("wrote", write_run(a, points_played=len(todo), games=games, seed=a.seed))
     print(f"done in {time.time() - t0:.0f} s -> {a.out}")
 
 

@@ -1,12 +1,14 @@
-"""Figures of the noise studies (scripts/noise_study.py), from their CSVs.
+"""Figures of the noise studies (scripts/studies/noise_study.py), from their CSVs.
 
 Encodings: colour and marker = the agent (as in every fastsweep figure); line style = how
 it reads the clues: solid = noise-aware (exact posterior; basic: its rules), dashed =
 trusting the shown clues, dash-dot = noise-aware flagging at posterior 0.9; shaded = 95%
 CI. No agent here is told the mine total.
 
-Usage: python scripts/noise_figures.py [--out results/noise] [--only bonus,levels]
-(bonus: fig_bonus.png, the assignment's 30x30 board, and fig_bonus16.png)
+Usage: python3 scripts/studies/noise_figures.py [--data results/noise] [--out DIR]
+                                               [--only bonus,levels]
+(bonus: fig_bonus.png, the assignment's 30x30 board, and fig_bonus16.png; noise_study.py
+draws them too, into its own folder)
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ import os
 import numpy as np
 import pandas as pd
 
+from fastsweep.studies.script_args import figures_main
 from fastsweep.viz import style as ps
 
 MODELS = ("detector", "reveal", "optimistic", "cautious")
@@ -63,6 +66,8 @@ def fig_bonus(df, width=30):
     df = df[df.options.str.contains("detector") & (df.width == width)]
     board = f"{width}x{width}"
     cases = sorted(df.options.str.extract(r"(detector:[^;]*)")[0].unique())
+    if not cases:  # (a --quick run plays the smallest board only)
+        return None
     fig, grid = ps.plt.subplots(2, len(cases), figsize=(ps.WIDE, 5.6), sharex=True,
                                 sharey="row", squeeze=False, layout="constrained")
     bands = []
@@ -125,26 +130,28 @@ FIGURES = {"bonus": ("bonus", fig_bonus),
            "levels": ("levels", fig_levels)}
 
 
-def load(out, name):
-    df = pd.read_csv(os.path.join(out, f"{name}.csv"), keep_default_na=False, na_values=[""])
+def load(data, name):
+    df = pd.read_csv(os.path.join(data, f"{name}.csv"), keep_default_na=False, na_values=[""])
     df["options"] = df["options"].fillna("").astype(str)
     return df
 
 
-def draw_all(out, names=("bonus", "levels")):
+def draw_all(data, names=None, out=None):
+    """The figures of the studies ``names`` (default all) whose CSVs are in ``data``,
+    into ``out`` (default ``data``); returns the files written."""
     files = []
     for name, (study, draw) in FIGURES.items():
-        if study not in names or not os.path.exists(os.path.join(out, f"{study}.csv")):
+        if (names and study not in names
+                or not os.path.exists(os.path.join(data, f"{study}.csv"))):
             continue
-        files += ps.save(draw(load(out, study)), os.path.join(out, f"fig_{name}"),
-                         ("png", "pdf"))
+        fig = draw(load(data, study))
+        if fig is not None:
+            files += ps.save(fig, os.path.join(out or data, f"fig_{name}"), ("png", "pdf"))
     return files
 
 
 def main(argv=None):
-    from _study import figures_main
-
-    figures_main(argv, __doc__, "results/noise", ("bonus", "levels"), draw_all)
+    figures_main(argv, "noise_figures", __doc__, "noise", draw_all, ("bonus", "levels"))
 
 
 if __name__ == "__main__":

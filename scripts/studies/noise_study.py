@@ -1,8 +1,9 @@
 """Noisy sensors studied: what each noise model costs, trusting vs noise-aware agents.
 
-One CSV per study under ``--out`` (default results/noise/), one row per cell with 95%
-CIs (``_study.py``: resumable, a process pool), and figures drawn by
-``noise_figures.py``:
+One CSV per study under ``--out`` (default out/noise_study/; the committed results/noise/
+is made by scripts/reproduce.py), one row per cell with 95% CIs
+(``fastsweep.studies.cells``: resumable, on ``--workers`` processes), figures drawn by
+``noise_figures.py`` and run.json:
 
 * ``bonus``: the assignment's bonus, detector noise p_neg/p_pos = 0/0.2, 0.2/0 and
   0.2/0.2 across densities: basic, inference and probability trusting the clues (30x30
@@ -26,21 +27,13 @@ probability on 30x30 and noise-aware inference: the noise-aware agents take 0.00
 a 10x10 game, 0.01-0.64 s a 16x16 game and 1.1-5.1 s a 30x30 game (probability), two
 workers on the loaded 2-core VM).
 
-Usage: python scripts/noise_study.py [--only bonus,levels,report000] [--games 300]
-                                     [--workers 2] [--out results/noise] [--quick]
+Usage: python3 scripts/studies/noise_study.py [--only bonus,levels,report000] [--games 300]
+                                              [--workers 2] [--out DIR] [--quick]
+  --quick   seconds: each player's cell on the smallest board at the fewest mines, 10 games
 """
 from __future__ import annotations
 
-import os
-import sys
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _bootstrap import ensure_venv  # noqa: E402
-
-if __name__ == "__main__":
-    ensure_venv(__file__)  # re-runs this script inside .venv (made on first use)
-
-from _study import study_main  # noqa: E402
+from fastsweep.studies.cells import study_main
 
 SEED = 2024
 CASES = ((0.0, 0.2), (0.2, 0.0), (0.2, 0.2))
@@ -95,9 +88,9 @@ SLOW = {("bonus", "probability", 30, "aware"): 200, ("bonus", "inference", 16, "
 
 
 def main(argv=None):
-    from noise_figures import draw_all
+    from noise_figures import draw_all  # (this folder's figure script)
 
-    study_main(argv, __doc__, STUDIES, "noise", 300, SEED, SLOW, draw_all)
+    study_main(argv, "noise_study", __doc__, STUDIES, 300, SEED, SLOW, draw_all)
 
 
 if __name__ == "__main__":

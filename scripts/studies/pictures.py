@@ -1,15 +1,14 @@
-"""The README's pictures of play (results/pictures/): one board of an example game with
-the probability shading (frame.png) and the whole game as a GIF (game.gif), made with the
-same calls as the README's "Pictures of play".
+"""The README's pictures of play: one board of an example game with the probability
+shading (frame.png) and the whole game as a GIF (game.gif), made with the same calls as
+the README's "Pictures of play"; and run.json. The committed results/pictures/ is made by
+scripts/reproduce.py (default ``--out``: out/pictures/).
 
-Usage: python3 scripts/pictures.py [--out results/pictures]
+Usage: python3 scripts/studies/pictures.py [--out DIR] [--quick]
+  --quick   the frame and a GIF of every 8th move only
 """
-import argparse
 import os
-import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _bootstrap import ROOT, ensure_venv  # noqa: E402
+from fastsweep.studies.script_args import parse, parser, write_run
 
 # the example game: small enough for a GIF under 1 MB, with deductions, flags, guesses
 # by probability and a detonation (keep-going rules)
@@ -18,14 +17,13 @@ FRAME = 21  # the board after this many moves (a guess that detonated) goes into
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--out", default=os.path.join(ROOT, "results", "pictures"))
-    a = p.parse_args(argv)
+    ap = parser("pictures", __doc__, workers=False,
+                quick="the frame and a GIF of every 8th move only")
+    a = parse(ap, argv)
     import matplotlib.pyplot as plt
 
     import fastsweep
 
-    os.makedirs(a.out, exist_ok=True)
     g = dict(GAME)
     t = fastsweep.play(g.pop("agent"), g.pop("size"), **g)
     print(t.summary())
@@ -34,10 +32,10 @@ def main(argv=None):
     fig.savefig(png, dpi=200)
     plt.close(fig)
     gif = os.path.join(a.out, "game.gif")
-    ks = t.animate(gif=gif, probabilities=True)
+    ks = t.animate(gif=gif, probabilities=True, every_frame=8 if a.quick else 1)
     print(f"wrote {png} and {gif} ({len(ks)} frames, {os.path.getsize(gif) / 1e3:.0f} kB)")
+    print("wrote", write_run(a, game=GAME, frame=FRAME))
 
 
 if __name__ == "__main__":
-    ensure_venv(os.path.abspath(__file__))
     main()

@@ -1,4 +1,4 @@
-"""README tables of the hard-board study (results/hard/*.csv, scripts/hard_study.py).
+"""README tables of the hard-board study (results/hard/*.csv, scripts/studies/hard_study.py).
 
 Renderers for :mod:`readme_tables` (blocks ``hard-search``, ``hard-cluster`` and
 ``hard-exhaustive``): drops in percent of the random layout's score, ``m (lo-hi)`` = the
@@ -12,7 +12,7 @@ import pandas as pd
 
 from readme_reports import _md
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HARD = os.path.join(ROOT, "results", "hard")
 SERIES = (("basic", "16"), ("probability", "16"), ("basic", "all"))
 

@@ -1,4 +1,4 @@
-"""README tables of the noise studies (results/noise/*.csv, scripts/noise_study.py).
+"""README tables of the noise studies (results/noise/*.csv, scripts/studies/noise_study.py).
 
 Renderers for :mod:`readme_tables` (blocks ``noise-bonus`` and ``noise-report000``):
 numbers in percent, ``m ± h`` = mean and 95% CI half-width.
@@ -12,7 +12,7 @@ import pandas as pd
 
 from readme_reports import _md, _pm
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NOISE = os.path.join(ROOT, "results", "noise")
 WHO = (("basic", ""), ("inference", "noise_aware=False"), ("probability", "noise_aware=False"),
        ("inference", "aware"), ("probability", "aware"), ("probability", "flag_threshold"))

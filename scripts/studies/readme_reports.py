@@ -1,4 +1,4 @@
-"""README tables of the reports' studies (results/reports/*.csv, scripts/reports.py).
+"""README tables of the reports' studies (results/reports/*.csv, scripts/studies/reports.py).
 
 Renderers for :mod:`readme_tables` (blocks ``rele2019``, ``rele2019-time``, ``cs440``,
 ``cs440-follow``, ``patel2020``, ``dhurandhar``): numbers in percent, ``m ± h`` = mean and
@@ -11,12 +11,10 @@ import os
 import pandas as pd
 
 from fastsweep import AGENTS
-from reports_figures import DHURANDHAR, RELE, RELE_DENSITIES
+from fastsweep.studies.published import DHURANDHAR, RELE, RELE_DENSITIES, RELE_SECONDS
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 REP = os.path.join(ROOT, "results", "reports")
-# their baseline's seconds per game (Rele et al. 2019)
-RELE_SECONDS = {(30, 0.2): 0.50, (30, 0.3): 1.27, (50, 0.5): 13.8}
 
 
 def _md(header, rows):

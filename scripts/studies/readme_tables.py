@@ -6,12 +6,12 @@ Every table of measured numbers in README.md sits between two markers::
     ...
     <!-- /results:NAME -->
 
-and is rendered here from the files under results/ (never typed by hand). ``sync``
-rewrites the blocks (scripts/reproduce.py calls it after regenerating the results);
-``check`` lists the blocks that differ from what the committed results give (a test runs
-it, so a README number cannot drift from its data).
+and is rendered here from the files under results/ (never typed by hand). ``check``
+(the default) lists the blocks that differ from what the committed results give (a test
+runs it, so a README number cannot drift from its data) and exits 1 if any does;
+``--write`` rewrites them (scripts/reproduce.py does, after regenerating the results).
 
-Usage: python scripts/readme_tables.py [--check]
+Usage: python3 scripts/studies/readme_tables.py [--write] [--readme README.md]
 """
 from __future__ import annotations
 
@@ -23,23 +23,19 @@ import sys
 
 import pandas as pd
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import readme_hard  # noqa: E402  (the hard-board study's tables)
-import readme_noise  # noqa: E402  (the noise studies' tables)
-import solver_study  # noqa: E402  (the strongest classic solvers' table)
-import readme_reports  # noqa: E402  (the reports' tables)
+import readme_hard  # (this folder's: the hard-board study's tables)
+import readme_noise  # (the noise studies' tables)
+import readme_reports  # (the reports' tables)
+from fastsweep.studies.solver_table import markdown as solver_markdown
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RES = os.path.join(ROOT, "results")
 LABEL = {("basic", False): "basic", ("inference", False): "inference",
          ("inference", True): "inference + total", ("probability", False): "probability",
          ("probability", True): "probability + total"}
 
 
-def _md(header, rows):
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(str(v) for v in r) + " |" for r in rows]
-    return "\n".join(lines)
+_md = readme_reports._md
 
 
 def _num(v, digits=0):
@@ -61,7 +57,7 @@ def headline():
 
 
 def report():
-    t = pd.read_csv(os.path.join(RES, "report_table.csv"))
+    t = pd.read_csv(os.path.join(RES, "report_table", "report_table.csv"))
     order = [("inference", True), ("inference", False), ("probability", True),
              ("probability", False)]
     rows = []
@@ -77,14 +73,14 @@ def report():
 
 
 def engine():
-    b = pd.read_csv(os.path.join(RES, "bench.csv"))
+    b = pd.read_csv(os.path.join(RES, "bench", "bench.csv"))
     b = b[b.metric == "basic keep-going"]
     return _md(["basic agent, keep-going", "games/s on one core", "us per game"],
                [[r.board, _num(r.games_per_s), f"{r.us_per_game:.1f}"] for r in b.itertuples()])
 
 
 def _inf():
-    return pd.read_csv(os.path.join(RES, "bench_inference.csv"))
+    return pd.read_csv(os.path.join(RES, "bench_inference", "bench_inference.csv"))
 
 
 def inference_calls():
@@ -141,7 +137,7 @@ def inference_games():
 
 
 def hard_views():
-    b = pd.read_csv(os.path.join(RES, "bench_hard_views.csv"))
+    b = pd.read_csv(os.path.join(RES, "bench_hard_views", "bench_hard_views.csv"))
     rows = []
     for case, g in b[b.case.str.contains("seeds")].groupby("case", sort=False):
         v = g.set_index("variant")
@@ -169,7 +165,7 @@ def hard_views():
 
 
 def sweeps():
-    b = pd.read_csv(os.path.join(RES, "bench_sweep.csv"))
+    b = pd.read_csv(os.path.join(RES, "bench_sweep", "bench_sweep.csv"))
     rows = []
     for r in b.itertuples():
         if r.benchmark == "speed-up":
@@ -201,7 +197,7 @@ BLOCKS = {"headline": headline, "report": report, "engine": engine,
           "inference-calls": inference_calls, "inference-outcomes": inference_outcomes,
           "inference-games": inference_games, "hard-views": hard_views, "sweeps": sweeps,
           "provenance": provenance, **readme_reports.BLOCKS, **readme_noise.BLOCKS,
-          **readme_hard.BLOCKS, "solver": lambda: solver_study.markdown(pd.read_csv(solver_study.TABLE))}
+          **readme_hard.BLOCKS, "solver": lambda: solver_markdown(pd.read_csv(os.path.join(RES, "solver", "table.csv")))}
 _RE = re.compile(r"(<!-- results:([\w-]+) -->\n)(.*?)(\n<!-- /results:\2 -->)", re.S)
 
 
@@ -239,11 +235,14 @@ def sync(readme=os.path.join(ROOT, "README.md")):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--check", action="store_true", help="only list blocks that differ")
+    ap.add_argument("--write", action="store_true",
+                    help="rewrite the blocks that differ (default: only list them)")
+    ap.add_argument("--readme", default=os.path.join(ROOT, "README.md"),
+                    help="the README to check or rewrite (default: the checkout's)")
     a = ap.parse_args(argv)
-    changed = check() if a.check else sync()
-    print(("differ: " if a.check else "rewrote: ") + (", ".join(changed) or "none"))
-    return 1 if a.check and changed else 0
+    changed = sync(a.readme) if a.write else check(a.readme)
+    print(("rewrote: " if a.write else "differ: ") + (", ".join(changed) or "none"))
+    return 1 if changed and not a.write else 0
 
 
 if __name__ == "__main__":

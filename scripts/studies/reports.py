@@ -1,9 +1,10 @@
 """The published reports' studies, redone with their own agents beside fastsweep's.
 
-One CSV per report under ``--out`` (default results/reports/), one row per
-(agent, board, density, rules, mine total) cell with 95% CIs, written as each cell
-finishes (a rerun skips the cells already there: an interrupted run loses nothing), and
-one figure per report (``fig_<report>.png/.pdf``, drawn by ``reports_figures.py``):
+One CSV per report under ``--out`` (default out/reports/; the committed results/reports/
+is made by scripts/reproduce.py), one row per (agent, board, density, rules, mine total)
+cell with 95% CIs, written as each cell finishes (a rerun skips the cells already there:
+an interrupted run loses nothing; ``fastsweep.studies.cells``), one figure per report
+(``fig_<report>.png/.pdf``, drawn by ``reports_figures.py``) and run.json:
 
 * ``rele2019``: Rele, Raman, Eng, Patel (Rutgers 2019): flag rate of basic (their
   baseline), linalg, bruteforce and linalg-bruteforce at densities 0.1-0.5 on 10..40
@@ -21,22 +22,13 @@ Keep-going rules unless stated; random opening cell; game i of a board is the sa
 every agent (paired). Cells run on ``--workers`` processes (seconds per game are then
 measured with the other worker busy).
 
-Usage: python scripts/reports.py [--only rele2019,cs440,patel2020,dhurandhar]
-                                 [--games 2000] [--workers 2] [--out results/reports]
-                                 [--quick]
+Usage: python3 scripts/studies/reports.py [--only rele2019,cs440,patel2020,dhurandhar]
+                                          [--games 2000] [--workers 2] [--out DIR] [--quick]
+  --quick   seconds: each agent's cell on the smallest board at the fewest mines, 10 games
 """
 from __future__ import annotations
 
-import os
-import sys
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _bootstrap import ensure_venv  # noqa: E402
-
-if __name__ == "__main__":
-    ensure_venv(__file__)  # re-runs this script inside .venv (made on first use)
-
-from _study import study_main  # noqa: E402
+from fastsweep.studies.cells import study_main
 
 SEED = 2019
 D = [0.1, 0.2, 0.3, 0.5]
@@ -69,9 +61,9 @@ SLOW = {"risk": 200, ("rele2019", "basic", 50): 200, ("rele2019", "linalg", 50):
 
 
 def main(argv=None):
-    from reports_figures import draw_all
+    from reports_figures import draw_all  # (this folder's figure script)
 
-    study_main(argv, __doc__, STUDIES, "reports", 2000, SEED, SLOW, draw_all)
+    study_main(argv, "reports", __doc__, STUDIES, 2000, SEED, SLOW, draw_all)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""Figures of the reports' studies (scripts/reports.py): one per report, from its CSV.
+"""Figures of the reports' studies (scripts/studies/reports.py): one per report, from its
+CSV.
 
 Encodings as in every fastsweep figure (``fastsweep.viz.style``): colour and marker =
 the agent, solid = not told the mine total, dashed = told; shaded = 95% CI. Here also:
@@ -6,7 +7,9 @@ dotted with x markers = the report's own published numbers (in the agent's colou
 dash-dot = the risk agent deciding its look-ahead by the single-clue rules (the report's
 variant).
 
-Usage: python scripts/reports_figures.py [--out results/reports] [--only NAMES]
+Usage: python3 scripts/studies/reports_figures.py [--data results/reports] [--out DIR]
+                                                 [--only NAMES]
+(reports.py draws them too, into its own folder)
 """
 from __future__ import annotations
 
@@ -15,20 +18,9 @@ import os
 import numpy as np
 import pandas as pd
 
+from fastsweep.studies.published import DHURANDHAR, RELE, RELE_DENSITIES
+from fastsweep.studies.script_args import figures_main
 from fastsweep.viz import style as ps
-
-# Rele et al. 2019, Table 1 (flag rate %, densities 0.1 / 0.2 / 0.3 / 0.5)
-RELE = {
-    "basic": {10: (96.5, 86.8, 72.8, 54.0), 20: (99.0, 92.9, 78.1, 55.1),
-              30: (99.5, 95.7, 79.8, 55.7), 40: (99.7, 96.5, 81.1, 57.4)},
-    "linalg": {10: (97.4, 92.6, 80.6, 59.1), 20: (99.3, 96.8, 85.5, 58.5),
-               30: (99.6, 98.4, 86.5, 58.9), 40: (99.7, 99.0, 88.4, 61.2)},
-    "linalg-bruteforce": {10: (97.4, 94.3, 87.2, 70.5), 20: (99.3, 97.9, 91.4, 73.9),
-                          30: (99.6, 99.2, 92.2, 75.1), 40: (99.7, 99.4, 93.2, 77.9)},
-}
-RELE_DENSITIES = (0.1, 0.2, 0.3, 0.5)
-# Dhurandhar: games solved of 50 (classic, first cell (0,0), no total)
-DHURANDHAR = {(9, 10): 5, (16, 40): 3, (30, 185): 1}
 
 
 def _curve(ax, g, x, y, lo, hi, kw, bands, scale=1.0):
@@ -163,24 +155,24 @@ FIGURES = {"rele2019": fig_rele2019, "cs440": fig_cs440, "patel2020": fig_patel2
            "dhurandhar": fig_dhurandhar}
 
 
-def draw_all(out, names=tuple(FIGURES)):
+def draw_all(data, names=None, out=None):
+    """The figures of the reports ``names`` (default all) whose CSVs are in ``data``,
+    into ``out`` (default ``data``); returns the files written."""
     files = []
-    for name in names:
-        path = os.path.join(out, f"{name}.csv")
+    for name in names or FIGURES:
+        path = os.path.join(data, f"{name}.csv")
         if not os.path.exists(path):
             continue
         df = pd.read_csv(path, keep_default_na=False, na_values=[""], dtype={"options": str})
         df["options"] = df["options"].fillna("").astype(str)
         df["mine_count"] = df["mine_count"].astype(str) == "True"
         fig = FIGURES[name](df)
-        files += ps.save(fig, os.path.join(out, f"fig_{name}"), ("png", "pdf"))
+        files += ps.save(fig, os.path.join(out or data, f"fig_{name}"), ("png", "pdf"))
     return files
 
 
 def main(argv=None):
-    from _study import figures_main
-
-    figures_main(argv, __doc__, "results/reports", FIGURES, draw_all)
+    figures_main(argv, "reports_figures", __doc__, "reports", draw_all, tuple(FIGURES))
 
 
 if __name__ == "__main__":
