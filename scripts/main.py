@@ -8,14 +8,18 @@ elsewhere). Re-running resumes finished work.
 
 Usage: python3 scripts/main.py [--quick] [--workers N] [--out DIR] [--quiet]
 """
+import importlib.util
 import os
-import runpy
 
 from _bootstrap import ROOT, ensure_venv
 
 if __name__ == "__main__":
     ensure_venv(os.path.abspath(__file__))
     os.chdir(ROOT)
-    # the study runs as its own script would, with this command line (its run.json
-    # records this command)
-    runpy.run_path(os.path.join(ROOT, "scripts", "studies", "headline.py"), run_name="__main__")
+    # the study's main() on this command line (its run.json records this command, as
+    # typed: runpy would have put the study's path in sys.argv[0])
+    spec = importlib.util.spec_from_file_location(
+        "headline", os.path.join(ROOT, "scripts", "studies", "headline.py"))
+    headline = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(headline)
+    headline.main()

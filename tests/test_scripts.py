@@ -69,9 +69,10 @@ def _status():
 
 
 def _run(script, args):
-    """Run ``scripts/<script> args`` from the checkout's root, as a user would; this
+    """Run ``scripts/<script> args`` from the checkout's root, as a user would, in this
+    interpreter (FASTSWEEP_NO_VENV: bench_ab.py would otherwise set up .venv) with this
     checkout's package first on the path (a .venv may have installed another)."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+    env = dict(os.environ, FASTSWEEP_NO_VENV="1", PYTHONPATH=os.pathsep.join(
         [ROOT] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
     before = _status()
     r = subprocess.run([sys.executable, os.path.join("scripts", script), *args], cwd=ROOT,
@@ -101,6 +102,20 @@ def test_script_runs_in_its_tiny_mode(tmp_path, script, args, files):
 @pytest.mark.parametrize("script, args, line", OTHERS)
 def test_script_without_a_folder_runs(script, args, line):
     assert line in _run(script, args)
+
+
+def test_main_runs_the_headline_study_and_records_its_own_command(tmp_path):
+    out = str(tmp_path / "h")
+    assert f"wrote {out}/fig_score.png" in _run("main.py", ["--quick", "--quiet", "--workers",
+                                                              "1", "--out", out])
+    rec = json.load(open(os.path.join(out, "run.json")))
+    assert rec["command"] == f"python3 scripts/main.py --quick --quiet --workers 1 --out {out}"
+
+
+def test_reproduce_lists_its_plan():
+    text = _run("reproduce.py", ["--list"])
+    assert "reproduce: 15 step(s) into results/" in text
+    assert "solver-bench     -> results/bench_solver/" in text
 
 
 def test_headline_reports_a_resumed_run_as_read(tmp_path):
