@@ -2,7 +2,8 @@
 cold first run of basic, probability and lookahead against their targets).
 
 Used by ``fastsweep bench`` (prints the table; ``--out FILE`` also saves it) and
-``scripts/bench.py`` (saves results/bench.csv). Medians of several timed runs after a
+``scripts/bench/bench.py`` (saves bench.csv and run.json into its folder; the committed
+results/bench/ is made by scripts/reproduce.py). Medians of several timed runs after a
 warm-up; one process, one core. What takes long (compiling a family's kernels into an
 empty cache: minutes for the exact family) is announced on stderr before it starts, and
 timed when it ends, so a long silence is never a hang.
@@ -34,6 +35,25 @@ FAMILIES = ("basic", "probability", "lookahead")  # an agent of each family user
 COMPILE_TIME = {"basic": "20-40 s", "probability": "2-5 min", "lookahead": "3-7 min"}
 # issue 44's targets for a cold first run (s): reported as met or missed, never hidden
 TARGET = {"basic": 15, "probability": 60, "lookahead": 90}
+
+
+def median_time(fn, reps):
+    """Median seconds of ``reps`` calls of ``fn()`` (the benchmark scripts' timer)."""
+    ts = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        fn()
+        ts.append(time.perf_counter() - t)
+    return statistics.median(ts)
+
+
+def to_ms(view):
+    """A view (-1 hidden, -2 known mine, else the clue) as ms-toollib's board: a list of
+    rows, 10 hidden, 11 flagged (scripts/bench/: fastsweep against ms-toollib)."""
+    import numpy as np
+
+    b = np.where(view == -1, 10, np.where(view == -2, 11, view))
+    return b.astype(int).tolist()
 
 
 def _log(msg, end="\n"):
@@ -104,8 +124,10 @@ def time_board(size, mines, density, repeats=5, target_seconds=1.0, agent="basic
     return statistics.median(rates), games
 
 
-def main(repeats=5, out=None, quick=False):
+def main(repeats=5, out=None, quick=False, compile_times=True):
     """Print the benchmark table; also write it to ``out`` (.csv or .parquet) if given.
+    ``compile_times=False`` leaves out the cold and warm first calls (minutes: a smoke
+    test of the rest).
 
     Example: ``python -c "from fastsweep.bench import main; main(quick=True)"``.
     """
@@ -127,7 +149,7 @@ def main(repeats=5, out=None, quick=False):
         rows.append(dict(metric="basic keep-going", board=label, games_per_s=round(rate),
                          us_per_game=round(1e6 / rate, 2), games_per_run=games, repeats=repeats))
         print(f"{label:<22} {rate:>10,.0f} {1e6 / rate:>9.1f}")
-    for agent in FAMILIES:
+    for agent in FAMILIES if compile_times else ():
         cold, warm = compile_and_import_times(3 if quick else repeats, agent)
         verdict = "met" if cold <= TARGET[agent] else "missed"
         print(f"{agent}: cold first call (import + compile its family): {cold:.1f} s "

@@ -1,9 +1,11 @@
 """Create or reuse the project's virtual environment (.venv) and re-run inside it.
 
-Used by scripts/main.py and scripts/test.py so that each Quick-start command works on a
+Used by scripts/main.py, test.py, reproduce.py and bench_ab.py so that each works on a
 fresh machine with only python3: it makes .venv, pip-installs the package with its test
 and dask extras (again only when setup.cfg or pyproject.toml changed), then re-executes
-the calling script with the environment's interpreter.
+the calling script with the environment's interpreter. With ``FASTSWEEP_NO_VENV=1`` in
+the environment it does nothing: the script runs in the interpreter it was started with
+(the tests run the scripts so, in the environment the tests run in).
 """
 from __future__ import annotations
 
@@ -33,6 +35,8 @@ def _spec_hash() -> str:
 def ensure_venv(script: str) -> None:
     """Return if already running inside .venv with an up-to-date install; else set it up
     and re-execute ``script`` there (this call then does not return)."""
+    if os.environ.get("FASTSWEEP_NO_VENV") == "1":
+        return
     inside = Path(sys.prefix).resolve() == VENV.resolve()
     fresh = MARKER.exists() and MARKER.read_text() == _spec_hash()
     if inside and fresh:

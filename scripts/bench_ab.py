@@ -9,7 +9,9 @@ median ratio of new to old time per game, and checks that both play identical ga
     python scripts/bench_ab.py --rev cd3090c --board 30x30:0.2 --rounds 40
     python scripts/bench_ab.py --rev cd3090c --agent probability --rules classic --board 16x30:99
 
-The old revision's kernels compile on first use (about a minute), into a temporary folder.
+The old revision's kernels compile on first use (about a minute; Numba's cache keeps
+them for the next run while the kernels' source is the same). ``--quick``: a tiny run of
+seconds (2 rounds of 6x6 games) that checks the script.
 """
 from __future__ import annotations
 
@@ -24,8 +26,7 @@ import tarfile
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _bootstrap import ensure_venv  # noqa: E402
+from _bootstrap import ensure_venv  # (this folder's: scripts/ is the script's own path)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -94,9 +95,13 @@ def main(argv=None):
     ap.add_argument("--rounds", type=int, default=40, help="alternations (default 40)")
     ap.add_argument("--seconds", type=float, default=0.03,
                     help="approximate length of one timed batch (default 0.03)")
+    ap.add_argument("--quick", action="store_true",
+                    help="seconds: 2 rounds of 6x6 games at density 0.2 (checks the script)")
     a = ap.parse_args(argv)
+    if a.quick:
+        a.board, a.rounds, a.seconds = "6x6:0.2", 2, 0.005
     size, mines, density = parse_board(a.board)
-    sys.path.insert(0, ROOT)
+    sys.path.insert(0, ROOT)  # this checkout's package, whichever one .venv installed
     import fastsweep.options as new_config
     import fastsweep.runner as new_game
     with tempfile.TemporaryDirectory() as tmp:

@@ -16,8 +16,7 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _bootstrap import ROOT, ensure_venv  # noqa: E402
+from _bootstrap import ROOT, ensure_venv  # (this folder's)
 
 # each process plays its agents' families once per entry point tests use most (batch
 # and traced games, both rules, with and without the total). Two stages of two processes:

@@ -293,7 +293,7 @@ def fast_bench(monkeypatch):
 
 def test_bench_announces_compiling_and_writes_only_where_told(fast_bench, tmp_path, capsys,
                                                             monkeypatch):
-    tracked = os.path.join(ROOT, "results", "bench.csv")
+    tracked = os.path.join(ROOT, "results", "bench", "bench.csv")
     before = _digest(tracked)
     monkeypatch.chdir(tmp_path)
     code, out, err = main(capsys, "bench", "--quick")

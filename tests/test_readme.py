@@ -1,34 +1,49 @@
-"""The README's measured numbers come from the committed results (scripts/readme_tables.py)."""
+"""The README's measured numbers come from the committed results
+(scripts/studies/readme_tables.py, run as a subprocess: a script, not a module of the
+package)."""
 import os
+import subprocess
 import sys
 
-import pytest
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCRIPT = os.path.join(ROOT, "scripts", "studies", "readme_tables.py")
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                "scripts"))
-import readme_tables  # noqa: E402
+
+def _tables(*args):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [ROOT] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    return subprocess.run([sys.executable, SCRIPT, *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True)
 
 
 def test_readme_tables_match_the_committed_results():
-    assert readme_tables.check() == [], "run: python3 scripts/readme_tables.py"
+    r = _tables()
+    assert (r.returncode, r.stdout.strip()) == (0, "differ: none"), \
+        r.stdout + r.stderr + "\nrun: python3 scripts/studies/readme_tables.py --write"
 
 
 def test_a_changed_number_is_detected(tmp_path):
-    with open(os.path.join(readme_tables.ROOT, "README.md")) as f:
+    with open(os.path.join(ROOT, "README.md")) as f:
         text = f.read()
-    blocks = readme_tables.blocks(text)
-    assert {"headline", "report", "engine", "inference-calls", "inference-games",
-            "sweeps"} <= set(blocks)
-    # edit one number of the headline table: check must name that block, sync must undo it
-    first_row = next(ln for ln in blocks["headline"].splitlines() if ln.startswith("| 0.1 |"))
+    for block in ("headline", "report", "engine", "inference-calls", "inference-games",
+                  "sweeps", "provenance"):
+        assert f"<!-- results:{block} -->" in text
+    # edit one number of the headline table: the check must name that block, --write must
+    # undo it
+    start = text.index("<!-- results:headline -->")
+    first_row = next(ln for ln in text[start:].splitlines() if ln.startswith("| 0.1 |"))
     bad = text.replace(first_row, first_row.replace("| 0.1 |", "| 0.1 | 9.999 |", 1), 1)
     p = tmp_path / "README.md"
     p.write_text(bad)
-    assert readme_tables.check(str(p)) == ["headline"]
-    assert readme_tables.sync(str(p)) == ["headline"]
+    r = _tables("--readme", str(p))
+    assert (r.returncode, r.stdout.strip()) == (1, "differ: headline")
+    r = _tables("--readme", str(p), "--write")
+    assert (r.returncode, r.stdout.strip()) == (0, "rewrote: headline")
     assert p.read_text() == text
 
 
-def test_unknown_block_is_an_error():
-    with pytest.raises(KeyError, match="no renderer"):
-        readme_tables.render("<!-- results:nosuch -->\nx\n<!-- /results:nosuch -->")
+def test_unknown_block_is_an_error(tmp_path):
+    p = tmp_path / "README.md"
+    p.write_text("<!-- results:nosuch -->\nx\n<!-- /results:nosuch -->\n")
+    r = _tables("--readme", str(p))
+    assert r.returncode != 0 and "no renderer" in r.stderr

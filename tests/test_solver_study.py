@@ -1,7 +1,7 @@
-"""The solver study's table (scripts/solver_study.py) pairs agents by chunk records, which
-are kept in git (the per-game rows are not): checked against per-game pairing."""
+"""The solver study's table (fastsweep.studies.solver_table, scripts/studies/
+solver_study.py) pairs agents by chunk records, which are kept in git (the per-game rows
+are not): checked against per-game pairing."""
 import glob
-import importlib.util
 import json
 import os
 
@@ -9,19 +9,13 @@ import numpy as np
 import pandas as pd
 
 import fastsweep
+from fastsweep.studies import solver_table as study
 
-
-def _study():
-    spec = importlib.util.spec_from_file_location(
-        "solver_study",
-        os.path.join(os.path.dirname(__file__), "..", "scripts", "solver_study.py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "results", "solver")
+TABLE = os.path.join(OUT, "table.csv")
 
 
 def test_chunk_pairing_agrees_with_per_game_pairing(tmp_path):
-    study = _study()
     wins, per_game = {}, {}
     for agent in ("probability", "basic"):
         out = str(tmp_path / agent)
@@ -57,9 +51,8 @@ def test_chunk_pairing_agrees_with_per_game_pairing(tmp_path):
 def test_every_committed_run_is_finished():
     """A row committed half-grown (its params asking for more games than its summary
     holds) drops out of the table: name it, rather than fail on a row count."""
-    study = _study()
     unfinished = []
-    for path in sorted(glob.glob(os.path.join(study.OUT, "runs", "*", "*"))):
+    for path in sorted(glob.glob(os.path.join(OUT, "runs", "*", "*"))):
         with open(os.path.join(path, "params.json")) as f:
             want = json.load(f)["games"]
         s = pd.read_csv(os.path.join(path, "summary.csv")).iloc[0]
@@ -67,16 +60,15 @@ def test_every_committed_run_is_finished():
             lines = sum(1 for _ in f)
         if int(s.games) != want:
             unfinished.append(f"{path}: {int(s.games)} of {want} games ({lines} chunk lines)")
-    assert len(glob.glob(os.path.join(study.OUT, "runs", "*", "*"))) >= 18
+    assert len(glob.glob(os.path.join(OUT, "runs", "*", "*"))) >= 18
     assert unfinished == [], "finish these runs before committing them"
 
 
 def test_the_committed_table_follows_from_the_committed_records():
     """results/solver/table.csv (and so the README's block) is what the committed chunk
     records give: a fresh clone recomputes the same win rates, intervals and pairings."""
-    study = _study()
-    committed = pd.read_csv(study.TABLE)
-    again = study.table(dest=None)
+    committed = pd.read_csv(TABLE)
+    again = study.table(OUT)
     assert len(again) == len(committed) >= 18
     cols = ["games", "win_rate", "win_low", "win_high", "guesses_won", "minus_pseq",
             "minus_pseq_ci", "minus_probability", "minus_probability_ci"]
@@ -88,7 +80,6 @@ def test_the_committed_table_follows_from_the_committed_records():
 def test_a_cut_last_chunk_is_not_paired_with_a_whole_one():
     """A 10^5-game folder ends with a cut chunk; the 10^6-game folder's chunk of that
     index holds more games: pairing uses only chunks of equal size."""
-    study = _study()
     long = {0: (10, 4), 1: (10, 6), 2: (10, 9)}
     short = {0: (10, 3), 1: (10, 5), 2: (4, 0)}
     d, _ = study.paired(long, short)
@@ -100,10 +91,9 @@ def test_committed_records_keep_their_digests():
     digests of folders written before ``corner_opening`` became the default (risk's
     records it off, the look-ahead's zero rows too) still hold, and the table's figures
     are the folders' own."""
-    study = _study()
     for key, agent in (("9x9-zero", "lookahead"), ("9x9-zero", "pseq"),
                        ("9x9-zero", "probability"), ("expert-safe", "risk")):
-        path = os.path.join(study.OUT, "runs", key, agent)
+        path = os.path.join(OUT, "runs", key, agent)
         s = fastsweep.load(path).summary.iloc[0]
         committed = pd.read_csv(os.path.join(path, "summary.csv")).iloc[0]
         assert int(s.games) == int(committed.games) and s.win_rate == committed.win_rate

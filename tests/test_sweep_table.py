@@ -1,9 +1,7 @@
 """Tables for papers (fastsweep table / fastsweep.sweep.table.table), fastsweep.load,
-the sweep CLI's help and the headline script's report of a resumed run."""
+and the sweep CLI's help (the headline script's report of a resumed run:
+test_scripts.py)."""
 import importlib
-import json
-import re
-import os
 
 import pandas as pd
 import pytest
@@ -140,23 +138,3 @@ def test_sweep_help_states_each_default_once(capsys):
             assert "worker processes (default: all cores) --backend" in text
             assert "root seed (same games for every agent) (default: 0)" in text
             assert "(default: safe for classic, any otherwise) --first-cell" in text
-
-
-def test_headline_reports_a_resumed_run_as_loaded(tmp_path, capsys):
-    """A second run of the headline script plays nothing: it says the results were
-    loaded and how many chunks, not a rate of games per second."""
-    spec = importlib.util.spec_from_file_location(
-        "headline", os.path.join(os.path.dirname(__file__), "..", "scripts", "headline.py"))
-    headline = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(headline)
-    out = str(tmp_path / "h")
-    headline.main(["--quick", "--out", out, "--quiet", "--workers", "1"])
-    first = capsys.readouterr().out
-    assert re.search(r"games in the summary; [\d,]+ played in [\d,]+ chunks? in ", first)
-    assert "none played" not in first
-    headline.main(["--quick", "--out", out, "--quiet", "--workers", "1"])
-    again = capsys.readouterr().out
-    n = sum(1 for _ in open(os.path.join(out, "chunks.jsonl")))
-    games = int(fastsweep.load(out).summary.games.sum())
-    assert f"{games:,} games in the summary, read from {out} ({n:,} chunks; none played)" in again
-    assert json.load(open(os.path.join(out, "run.json")))["games"] == games

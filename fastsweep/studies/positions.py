@@ -4,7 +4,7 @@ Unlike positions met in play (where an agent reveals cells next to what it alrea
 knows, so the frontier is one or a few long, thin bands), these positions reveal safe
 cells scattered at random over the board. Their frontier has clues everywhere, many
 components and some wide ones: the hard case for exact counting (see
-``scripts/bench_hard_views.py``).
+``scripts/bench/bench_hard_views.py``).
 
 A view uses the codes of :func:`fastsweep.mine_probabilities`: -1 hidden, -2 known mine,
 0..8 a revealed clue.

@@ -1,0 +1,167 @@
+"""README tables of the reports' studies (results/reports/*.csv, scripts/studies/reports.py).
+
+Renderers for :mod:`readme_tables` (blocks ``rele2019``, ``rele2019-time``, ``cs440``,
+``cs440-follow``, ``patel2020``, ``dhurandhar``): numbers in percent, ``m ± h`` = mean and
+95% CI half-width.
+"""
+from __future__ import annotations
+
+import os
+
+import pandas as pd
+
+from fastsweep import AGENTS
+from fastsweep.studies.published import DHURANDHAR, RELE, RELE_DENSITIES, RELE_SECONDS
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+REP = os.path.join(ROOT, "results", "reports")
+
+
+def _md(header, rows):
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(v) for v in r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def _load(name):
+    df = pd.read_csv(os.path.join(REP, f"{name}.csv"), keep_default_na=False, na_values=[""],
+                     dtype={"options": str})
+    df["options"] = df["options"].fillna("").astype(str)
+    df["mine_count"] = df["mine_count"].astype(str) == "True"
+    return df
+
+
+def _pm(r, col="score", digits=1):
+    stem = {"guess_share": "guess", "win_rate": "win", "wrong_rate": "wrong"}.get(col, col)
+    m, lo, hi = r[col], r[f"{stem}_low"], r[f"{stem}_high"]
+    return f"{100 * m:.{digits}f} ± {100 * (hi - lo) / 2:.{digits}f}"
+
+
+def _cell(df, **kw):
+    m = pd.Series(True, index=df.index)
+    for k, v in kw.items():
+        m &= (df[k] - v).abs() < 0.005 if k == "density" else df[k] == v
+    sub = df[m]
+    return sub.iloc[0] if len(sub) else None
+
+
+def rele2019():
+    df = _load("rele2019")
+    cols = [("basic", "baseline"), ("linalg", "linalg"),
+            ("linalg-bruteforce", "linalg-bruteforce"), ("bruteforce", None)]
+    head = ["dim", "density"]
+    for a, theirs in cols:
+        if theirs:
+            head.append(f"their {theirs}")
+        head += [f"{a} + total", a]
+    rows = []
+    for d in (10, 20, 30, 40):
+        for j, dens in enumerate(RELE_DENSITIES):
+            r = [d, dens]
+            for a, theirs in cols:
+                if theirs:
+                    r.append(f"{RELE[a][d][j]:.1f}")
+                for mc in (True, False):
+                    x = _cell(df, agent=a, width=d, density=dens, mine_count=mc)
+                    r.append(_pm(x) if x is not None else "")
+            rows.append(r)
+    n = int(df[df.width <= 40].games.min())
+    return (f"{n:,} games a cell (seed {int(df.seed.iloc[0])}), keep-going, random opening; "
+            f"`results/reports/rele2019.csv`.\n\n" + _md(head, rows))
+
+
+def rele2019_time():
+    df = _load("rele2019")
+    rows = []
+    for (d, dens), theirs in RELE_SECONDS.items():
+        r = [f"{d}x{d}", dens, f"{theirs:.2f}"]
+        for a in ("basic", "linalg"):
+            x = _cell(df, agent=a, width=d, density=dens, mine_count=True)
+            r.append(f"{1e3 * x.seconds_per_game:.3f}" if x is not None else "")
+        b = _cell(df, agent="basic", width=d, density=dens, mine_count=True)
+        r.append(f"{theirs / b.seconds_per_game:,.0f}x" if b is not None else "")
+        rows.append(r)
+    return _md(["board", "density", "their baseline (s/game)", "fastsweep basic + total (ms)",
+                "fastsweep linalg + total (ms)", "basic speed-up"], rows)
+
+
+def cs440():
+    df = _load("cs440")
+    rows = []
+    for dens in sorted(df[df.agent == "basic"].density.unique()):
+        r = [f"{dens:g}"]
+        for a in ("basic", "linalg-plus"):
+            for mc in (False, True):
+                x = _cell(df, agent=a, density=dens, mine_count=mc, options="")
+                r.append(_pm(x) if x is not None else "")
+        rows.append(r)
+    n = int(df[df.agent.isin(["basic", "linalg-plus"])].games.min())
+    return (f"20x20, keep-going, {n:,} games a cell; `results/reports/cs440.csv`.\n\n"
+            + _md(["density", "basic", "basic + total", "linalg-plus", "linalg-plus + total"],
+                  rows))
+
+
+def cs440_follow():
+    df = _load("cs440")
+    who = [("linalg-plus", ""), ("probability", ""), ("risk", ""),
+           ("risk", "risk_rules=basic")]
+    rows = []
+    for dens in (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8):
+        r = [f"{dens:g}"]
+        for metric in ("cost", "guess_share"):
+            for a, o in who:
+                x = _cell(df, agent=a, density=dens, mine_count=False, options=o)
+                r.append(_pm(x, metric) if x is not None else "")
+        rows.append(r)
+    names = ["linalg-plus", "probability", "risk", "risk (basic rules)"]
+    games = {f"{a} {o}".strip(): (f"{int(g.games.min()):,}" if g.games.nunique() == 1 else
+                                   f"{int(g.games.min()):,}-{int(g.games.max()):,}")
+             for (a, o), g in df[~df.mine_count].groupby(["agent", "options"])}
+    return ("20x20, keep-going, no mine total; games a cell: "
+            + ", ".join(f"{k} {v}" for k, v in games.items() if k.split()[0] in
+                        ("linalg-plus", "probability", "risk")) + ".\n\n"
+            + _md(["density"] + [f"cost: {n}" for n in names]
+                  + [f"guesses: {n}" for n in names], rows))
+
+
+def patel2020():
+    df = _load("patel2020")
+    agents = ["basic", "subset", "probability", "threshold"]
+    rows = []
+    for d in sorted(df.width.unique()):
+        for dens in sorted(df.density.round(2).unique()):
+            r = [d, f"{dens:g}"]
+            for a in agents:
+                x = _cell(df, agent=a, width=d, density=dens)
+                r.append(_pm(x) if x is not None else "")
+            rows.append(r)
+    n = int(df.games.min())
+    return (f"keep-going, no mine total, {n:,} games a cell; `results/reports/patel2020.csv`."
+            "\n\n" + _md(["dim", "density"] + agents, rows))
+
+
+def dhurandhar():
+    df = _load("dhurandhar")
+    boards = [(9, 10), (16, 40), (30, 185)]
+    head = ["agent"]
+    for d, m in boards:
+        head += [f"{d}x{d}/{m}: first 50", "won % (95% CI), games"]
+    rows = [["the report"] + [v for d, m in boards
+                              for v in (f"{DHURANDHAR[(d, m)]}/50", "")]]
+    for a in sorted(set(df.agent), key=list(AGENTS).index):
+        r = [a]
+        for d, m in boards:
+            x = _cell(df, agent=a, width=d, mines=m)
+            if x is None:
+                r += ["", ""]
+                continue
+            r += [f"{int(x.wins_first50)}/50",
+                  f"{100 * x.win_rate:.1f} ({100 * x.win_low:.1f}-{100 * x.win_high:.1f}), "
+                  f"{int(x.games):,}"]
+        rows.append(r)
+    return ("classic rules, first cell (0,0) (safe), no mine total; "
+            "`results/reports/dhurandhar.csv`.\n\n" + _md(head, rows))
+
+
+BLOCKS = {"rele2019": rele2019, "rele2019-time": rele2019_time, "cs440": cs440,
+          "cs440-follow": cs440_follow, "patel2020": patel2020, "dhurandhar": dhurandhar}

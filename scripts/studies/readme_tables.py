@@ -1,0 +1,249 @@
+"""The README's numbers, rendered from the committed results.
+
+Every table of measured numbers in README.md sits between two markers::
+
+    <!-- results:NAME -->
+    ...
+    <!-- /results:NAME -->
+
+and is rendered here from the files under results/ (never typed by hand). ``check``
+(the default) lists the blocks that differ from what the committed results give (a test
+runs it, so a README number cannot drift from its data) and exits 1 if any does;
+``--write`` rewrites them (scripts/reproduce.py does, after regenerating the results).
+
+Usage: python3 scripts/studies/readme_tables.py [--write] [--readme README.md]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+
+import pandas as pd
+
+import readme_hard  # (this folder's: the hard-board study's tables)
+import readme_noise  # (the noise studies' tables)
+import readme_reports  # (the reports' tables)
+from fastsweep.studies.solver_table import markdown as solver_markdown
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+RES = os.path.join(ROOT, "results")
+LABEL = {("basic", False): "basic", ("inference", False): "inference",
+         ("inference", True): "inference + total", ("probability", False): "probability",
+         ("probability", True): "probability + total"}
+
+
+_md = readme_reports._md
+
+
+def _num(v, digits=0):
+    return f"{v:,.{digits}f}"
+
+
+def headline():
+    s = pd.read_csv(os.path.join(RES, "headline", "summary.csv"))
+    s["label"] = [LABEL.get((a, bool(m)), f"{a}{' + total' if m else ''}")
+                  for a, m in zip(s.agent, s.mine_count)]
+    cols = [lab for lab in LABEL.values() if lab in set(s.label)]
+    rows = []
+    for d in [round(0.1 * i, 1) for i in range(1, 10)]:
+        at = s[(s.density - d).abs() < 1e-9].set_index("label").mean_score
+        rows.append([d] + [f"{at[c]:.3f}" for c in cols])
+    head = (f"30x30 board, keep-going rules, {int(s.games.sum()):,} games, every point's 95% CI "
+            f"half-width <= {s.ci_half.max():.4f} (`results/headline/summary.csv`).")
+    return head + "\n\n" + _md(["density"] + cols, rows)
+
+
+def report():
+    t = pd.read_csv(os.path.join(RES, "report_table", "report_table.csv"))
+    order = [("inference", True), ("inference", False), ("probability", True),
+             ("probability", False)]
+    rows = []
+    for (dim, dens), g in t.groupby(["dim", "density"], sort=True):
+        r = [dim, dens, f"{g.report_linear_algebra_pct.iloc[0]:.1f}",
+             f"{g.report_brute_force_pct.iloc[0]:.1f}"]
+        for a, m in order:
+            x = g[(g.agent == a) & (g.mine_count == m)].iloc[0]
+            r.append(f"{x.flag_rate_pct:.1f} ± {(x.ci_high_pct - x.ci_low_pct) / 2:.1f}")
+        rows.append(r)
+    return _md(["dim", "density", "their linear algebra", "their + brute force"]
+               + [LABEL[k] for k in order], rows)
+
+
+def engine():
+    b = pd.read_csv(os.path.join(RES, "bench", "bench.csv"))
+    b = b[b.metric == "basic keep-going"]
+    return _md(["basic agent, keep-going", "games/s on one core", "us per game"],
+               [[r.board, _num(r.games_per_s), f"{r.us_per_game:.1f}"] for r in b.itertuples()])
+
+
+def _inf():
+    return pd.read_csv(os.path.join(RES, "bench_inference", "bench_inference.csv"))
+
+
+def inference_calls():
+    b = _inf()
+    b = b[b.benchmark == "mine_probabilities per call"]
+    rows = []
+    for case, g in b.groupby("case", sort=False):
+        v = g.set_index("variant").value
+        ms = v.get("ms-toollib cal_probability_onboard", float("nan"))
+        rows.append([case, f"{v['fastsweep API (validation included)']:.3f} ms",
+                     f"{v['fastsweep kernel']:.3f} ms",
+                     "n/a" if pd.isna(ms) else f"{ms:.3f} ms", int(g.n.iloc[0])])
+    table = _md(["`mine_probabilities` per call (median)", "fastsweep API", "fastsweep kernel",
+                 "ms-toollib `cal_probability_onboard`", "positions"], rows)
+    v = b.set_index("variant").value
+    if "speed-up (ms-toollib / fastsweep API)" in v:
+        x = v["speed-up (ms-toollib / fastsweep API)"]
+        table += (f"\n\nOn Expert the API (validation included) is {x:.1f}x faster than ms-toollib "
+                  f"in the same run (target >= 2x: {'met' if x >= 2 else 'missed'}), and the "
+                  f"probabilities agree to {v['max |p_fastsweep - p_ms-toollib|']:.0e}.")
+    return table
+
+
+def inference_outcomes():
+    b = _inf()
+    b = b[b.benchmark == "outcome_probabilities per call"]
+    rows = []
+    for case, g in b.groupby("case", sort=False):
+        v = g.set_index("variant").value
+        rows.append([case, f"{v['fastsweep API']:.1f} ms",
+                     f"{v['kernel, untouched components reused, per what-if']:.1f} us",
+                     f"{v['kernel, whole analysis each time, per what-if']:.1f} us",
+                     int(g.n.iloc[0])])
+    return _md(["`outcome_probabilities` per call (median)", "API per call",
+                "per what-if, untouched components reused", "per what-if, whole analysis",
+                "positions"], rows)
+
+
+def inference_games():
+    b = _inf()
+    g = b[b.benchmark.str.startswith("games/s")]
+    rows = [[f"Expert classic (safe corner opening), {r.variant}", _num(r.value)]
+            for r in g.itertuples()]
+    k = b[b.benchmark == "us/game, 30x30 keep-going"]
+    order = ["inference, mine_count=False", "inference, mine_count=True",
+             "probability, mine_count=False", "probability, mine_count=True"]
+    rows2 = []
+    for case, gg in k.groupby("case", sort=False):
+        v = gg.set_index("variant").value
+        rows2.append([case] + [_num(v[o]) for o in order])
+    return (_md(["full games", "games/s on one core"], rows) + "\n\n"
+            + _md(["30x30 keep-going, us per game", "inference", "inference + total",
+                   "probability", "probability + total"], rows2))
+
+
+def hard_views():
+    b = pd.read_csv(os.path.join(RES, "bench_hard_views", "bench_hard_views.csv"))
+    rows = []
+    for case, g in b[b.case.str.contains("seeds")].groupby("case", sort=False):
+        v = g.set_index("variant")
+        n = int(g.n.iloc[0])
+        exact = n - int(v.value["views approximated"])
+        ms = v.loc["ms-toollib outcome"].notes if "ms-toollib outcome" in v.index else "n/a"
+        if "ms-toollib time, median over ok views" in v.index:
+            ms += (f"; median {v.value['ms-toollib time, median over ok views'] / 1e3:.1f} s, "
+                   f"max {v.value['ms-toollib time, max over ok views'] / 1e3:.1f} s")
+        rows.append([f"{case}, {n} views", f"{exact} of {n}",
+                     f"{v.value['fastsweep API time, median']:.1f} ms",
+                     f"{v.value['fastsweep API time, max']:.0f} ms", ms])
+    table = _md(["`mine_probabilities(view, mines=total)`", "exact", "median", "max",
+                 "ms-toollib (4 GiB cap, 60 s timeout)"], rows)
+    g = b[b.case.str.startswith("30x30") & b.case.str.contains("seeds")].set_index("variant")
+    v = g.value
+    return table + (
+        f"\n\nms-toollib treats a flag as a hidden cell, so it is compared on the same views "
+        f"with the known mines hidden again; fastsweep there: median "
+        f"{v['fastsweep API time, known mines hidden, median']:.1f} ms, max "
+        f"{v['fastsweep API time, known mines hidden, max']:.0f} ms, "
+        f"{int(g.n.iloc[0] - v['views approximated, known mines hidden'])} of "
+        f"{int(g.n.iloc[0])} exact; where both answered, the probabilities agree to "
+        f"{v['max |p_fastsweep - p_ms-toollib|']:.0e}.")
+
+
+def sweeps():
+    b = pd.read_csv(os.path.join(RES, "bench_sweep", "bench_sweep.csv"))
+    rows = []
+    for r in b.itertuples():
+        if r.benchmark == "speed-up":
+            rows.append([f"{r.games:,} basic games (30x30, 9 densities x 2), {r.backend}, "
+                         f"{r.workers} worker(s)", f"{r.wall_s:.2f} s",
+                         f"speed-up {r.speedup_vs_1:.2f}x"])
+        else:
+            over = "" if pd.isna(r.overhead_ms_per_chunk) or r.backend == "none" else \
+                f"{r.overhead_ms_per_chunk:.2f} ms overhead per chunk"
+            rows.append([f"{r.configurations:,} tiny configurations (20 games each): "
+                         f"{r.benchmark.split(': ', 1)[-1]}, {r.backend}, {r.workers}",
+                         f"{r.wall_s:.2f} s", over])
+    return _md(["", "wall", ""], rows)
+
+
+def provenance():
+    """When, where and how each committed result was last made (results/reproduce.json)."""
+    path = os.path.join(RES, "reproduce.json")
+    if not os.path.exists(path):
+        return "(no record yet: run `python3 scripts/reproduce.py`)"
+    with open(path) as f:
+        log = json.load(f)
+    rows = [[k, v["date"], v["machine"], f"`{v['command']}`", f"{v['seconds'] / 60:.1f} min",
+             v.get("note", "")] for k, v in log.items()]
+    return _md(["results", "made on", "machine", "command", "took", "note"], rows)
+
+
+BLOCKS = {"headline": headline, "report": report, "engine": engine,
+          "inference-calls": inference_calls, "inference-outcomes": inference_outcomes,
+          "inference-games": inference_games, "hard-views": hard_views, "sweeps": sweeps,
+          "provenance": provenance, **readme_reports.BLOCKS, **readme_noise.BLOCKS,
+          **readme_hard.BLOCKS, "solver": lambda: solver_markdown(pd.read_csv(os.path.join(RES, "solver", "table.csv")))}
+_RE = re.compile(r"(<!-- results:([\w-]+) -->\n)(.*?)(\n<!-- /results:\2 -->)", re.S)
+
+
+def render(text):
+    """``text`` with every block re-rendered; unknown block names are an error."""
+    def sub(m):
+        name = m.group(2)
+        if name not in BLOCKS:
+            raise KeyError(f"README block {name!r}: no renderer (known: {', '.join(BLOCKS)})")
+        return m.group(1) + BLOCKS[name]() + m.group(4)
+    return _RE.sub(sub, text)
+
+
+def blocks(text):
+    return {m.group(2): m.group(3) for m in _RE.finditer(text)}
+
+
+def check(readme=os.path.join(ROOT, "README.md")):
+    """Names of the README blocks whose numbers differ from the committed results."""
+    with open(readme) as f:
+        text = f.read()
+    new = blocks(render(text))
+    return [k for k, v in blocks(text).items() if new[k] != v]
+
+
+def sync(readme=os.path.join(ROOT, "README.md")):
+    with open(readme) as f:
+        text = f.read()
+    out = render(text)
+    if out != text:
+        with open(readme, "w") as f:
+            f.write(out)
+    return [k for k, v in blocks(text).items() if blocks(out)[k] != v]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--write", action="store_true",
+                    help="rewrite the blocks that differ (default: only list them)")
+    ap.add_argument("--readme", default=os.path.join(ROOT, "README.md"),
+                    help="the README to check or rewrite (default: the checkout's)")
+    a = ap.parse_args(argv)
+    changed = sync(a.readme) if a.write else check(a.readme)
+    print(("rewrote: " if a.write else "differ: ") + (", ".join(changed) or "none"))
+    return 1 if changed and not a.write else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

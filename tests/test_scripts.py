@@ -1,0 +1,136 @@
+"""Every study and benchmark script runs, as a user runs it (a subprocess from the
+checkout's root), in its tiny mode (``--quick``: seconds with the kernels cached) into a
+folder the test gives it; it writes its outputs (CSV rows, figures, run.json with its
+command) and leaves the repository as it was. The figure scripts read the committed
+results/ and write into the test's folder.
+
+Slow as a whole: about 3 minutes on one core of the 2-core VM with the kernels cached
+(2 to 21 s a script, most of it drawing figures at 300 dpi).
+"""
+import json
+import os
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+pytestmark = pytest.mark.slow
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# (script under scripts/, arguments besides --out, files it must write)
+CASES = [
+    ("studies/headline.py", ["--quick", "--quiet", "--workers", "1"],
+     ["summary.csv", "pairs.csv", "fig_score.png", "fig_diff.png", "fig_win.png"]),
+    ("studies/report_table.py", ["--quick", "--workers", "1"], ["report_table.csv"]),
+    ("studies/reports.py", ["--quick", "--workers", "2"],  # (the process pool too)
+     ["rele2019.csv", "cs440.csv", "patel2020.csv", "dhurandhar.csv", "fig_rele2019.png",
+      "fig_cs440.png", "fig_patel2020.png", "fig_dhurandhar.png"]),
+    ("studies/noise_study.py", ["--quick", "--workers", "1"],
+     ["bonus.csv", "levels.csv", "report000.csv", "fig_bonus16.png", "fig_levels.png"]),
+    ("studies/hard_study.py", ["--quick", "--workers", "1"],
+     ["search.csv", "exhaustive.csv", "exhaustive_layouts.csv", "fig_drop.png",
+      "fig_cluster.png", "fig_layouts.png", "fig_exhaustive.png"]),
+    ("studies/influence_study.py", ["--quick", "--workers", "1"],
+     ["summary.csv", "guesses.csv.gz", "fig_chains.png", "fig_guess.png", "numbers.txt"]),
+    ("studies/influence_search_study.py", ["--quick", "--workers", "1"], ["search.csv"]),
+    ("studies/pictures.py", ["--quick"], ["frame.png", "game.gif"]),
+    ("studies/solver_study.py", ["--quick", "--workers", "1", "--quiet"], ["table.csv"]),
+    ("studies/reports_figures.py", ["--data", "results/reports"],
+     ["fig_rele2019.png", "fig_cs440.png", "fig_patel2020.png", "fig_dhurandhar.png"]),
+    ("studies/noise_figures.py", ["--data", "results/noise"],
+     ["fig_bonus.png", "fig_bonus16.png", "fig_levels.png"]),
+    ("studies/hard_figures.py", ["--data", "results/hard"],
+     ["fig_drop.png", "fig_cluster.png", "fig_layouts.png", "fig_exhaustive.png"]),
+    ("studies/influence_figures.py", ["--data", "results/influence"],
+     ["fig_chains.png", "fig_guess.png", "numbers.txt"]),
+    ("bench/bench.py", ["--quick"], ["bench.csv"]),
+    ("bench/bench_inference.py", ["--quick"], ["bench_inference.csv"]),
+    ("bench/bench_hard_views.py", ["--quick"], ["bench_hard_views.csv"]),
+    ("bench/bench_sweep.py", ["--quick"], ["bench_sweep.csv"]),
+    ("bench/bench_solver.py", ["--quick"], ["bench_solver.csv"]),
+    ("bench/profile_agents.py", ["--quick"], ["profile.csv", "fig_time.png"]),
+]
+# scripts that write no folder: (script, arguments, a line of what they print)
+OTHERS = [
+    ("bench/perf_map.py", ["--quick"], "basic: 5 Expert games in "),
+    pytest.param("bench_ab.py", ["--rev", "HEAD", "--quick"],
+                 "new / old time per game, median of the paired ratios",
+                 # the old revision's kernels compile under another package name: a
+                 # minute, once after each change of the kernels' source
+                 marks=pytest.mark.slow),
+]
+
+
+def _status():
+    return subprocess.run(["git", "status", "--porcelain"], cwd=ROOT, capture_output=True,
+                          text=True).stdout
+
+
+def _run(script, args):
+    """Run ``scripts/<script> args`` from the checkout's root, as a user would, in this
+    interpreter (FASTSWEEP_NO_VENV: bench_ab.py would otherwise set up .venv) with this
+    checkout's package first on the path (a .venv may have installed another)."""
+    env = dict(os.environ, FASTSWEEP_NO_VENV="1", PYTHONPATH=os.pathsep.join(
+        [ROOT] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    before = _status()
+    r = subprocess.run([sys.executable, os.path.join("scripts", script), *args], cwd=ROOT,
+                       env=env, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert _status() == before, "the script changed the repository"
+    return r.stdout
+
+
+@pytest.mark.parametrize("script, args, files", CASES, ids=[c[0] for c in CASES])
+def test_script_runs_in_its_tiny_mode(tmp_path, script, args, files):
+    out = tmp_path / "out"
+    _run(script, [*args, "--out", str(out)])
+    for name in files:
+        path = out / name
+        assert path.exists(), name
+        if name.endswith(".csv"):
+            assert len(pd.read_csv(path)) > 0, name
+        else:
+            assert path.stat().st_size > 1000, name
+    rec = json.loads((out / "run.json").read_text())
+    assert rec["command"] == " ".join(["python3", f"scripts/{script}", *args, "--out",
+                                       str(out)])
+    assert rec["quick"] == ("--quick" in args) and rec["seconds"] >= 0
+
+
+@pytest.mark.parametrize("script, args, line", OTHERS)
+def test_script_without_a_folder_runs(script, args, line):
+    assert line in _run(script, args)
+
+
+def test_main_runs_the_headline_study_and_records_its_own_command(tmp_path):
+    out = str(tmp_path / "h")
+    assert f"wrote {out}/fig_score.png" in _run("main.py", ["--quick", "--quiet", "--workers",
+                                                              "1", "--out", out])
+    rec = json.load(open(os.path.join(out, "run.json")))
+    assert rec["command"] == f"python3 scripts/main.py --quick --quiet --workers 1 --out {out}"
+
+
+def test_reproduce_lists_its_plan():
+    text = _run("reproduce.py", ["--list"])
+    assert "reproduce: 15 step(s) into results/" in text
+    assert "solver-bench     -> results/bench_solver/" in text
+
+
+def test_headline_reports_a_resumed_run_as_read(tmp_path):
+    """A second run of the headline study plays nothing: it says the results were read
+    and how many chunks, not a rate of games per second; run.json counts the games."""
+    import fastsweep
+
+    out = str(tmp_path / "h")
+    args = ["--quick", "--out", out, "--quiet", "--workers", "1"]
+    first = _run("studies/headline.py", args)
+    assert " played in " in first and "none played" not in first
+    again = _run("studies/headline.py", args)
+    n = sum(1 for _ in open(os.path.join(out, "chunks.jsonl")))
+    games = int(fastsweep.load(out).summary.games.sum())
+    assert f"{games:,} games in the summary, read from {out} ({n:,} chunks; none played)" \
+        in again
+    rec = json.load(open(os.path.join(out, "run.json")))
+    assert rec["games"] == games and rec["chunks_played"] == 0
