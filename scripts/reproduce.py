@@ -75,7 +75,7 @@ def expected(name, quick, log):
 
 
 def main(argv=None):
-    from fastsweep.bench import machine
+    from fastsweep.tools.bench import machine
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true",

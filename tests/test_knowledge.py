@@ -115,7 +115,7 @@ def test_observations_equal_the_environment_moves_and_restore_undoes_them(h, w):
 
 
 def test_describe_state_shows_knowledge_and_truth_apart():
-    from fastsweep.debug import describe_state
+    from fastsweep.tools.debug import describe_state
     S = env.new_state(2, 3)
     env.add_mine(S, 5)
     actions.observe(S, 0, 0)

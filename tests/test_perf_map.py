@@ -1,7 +1,7 @@
-"""fastsweep.perf_map (scripts/bench/perf_map.py): the symbol map perf reads for the
+"""fastsweep.tools.perf_map (scripts/bench/perf_map.py): the symbol map perf reads for the
 kernels' JIT code (a line per function: hex address, hex size up to the next function,
 name)."""
-from fastsweep.perf_map import write_map
+from fastsweep.tools.perf_map import write_map
 
 
 def test_the_map_is_sorted_and_each_size_reaches_the_next_function(tmp_path):

@@ -88,7 +88,7 @@ def cmd_play(a):
 
 
 def cmd_bench(a):
-    from ..bench import main as bench_main
+    from ..tools.bench import main as bench_main
 
     bench_main(repeats=a.repeats, out=a.out, quick=a.quick)
 

@@ -89,7 +89,7 @@ def provenance() -> dict:
     import numpy
 
     import fastsweep
-    from fastsweep.bench import machine
+    from fastsweep.tools.bench import machine
 
     commit = _git("rev-parse", "HEAD") if (ROOT / ".git").exists() else None
     changed = _git("status", "--porcelain", "--untracked-files=no") if commit else None

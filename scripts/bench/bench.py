@@ -1,6 +1,6 @@
 """Benchmark of the game engine (basic agent: games per second on five boards) and of the
 first call of each agent family (cold: compiling into an empty cache; warm: loading the
-cache), as ``fastsweep bench`` (``fastsweep.bench``). Writes ``OUT/bench.csv`` and
+cache), as ``fastsweep bench`` (``fastsweep.tools.bench``). Writes ``OUT/bench.csv`` and
 run.json; the committed results/bench/ is made by scripts/reproduce.py (default
 ``--out``: out/bench/).
 
@@ -10,7 +10,7 @@ Usage: python3 scripts/bench/bench.py [--repeats 5] [--out DIR] [--quick]
 """
 import os
 
-from fastsweep.bench import main as bench_main
+from fastsweep.tools.bench import main as bench_main
 from fastsweep.studies.script_args import parse, parser, write_run
 
 

@@ -48,7 +48,7 @@ from fastsweep.kernels.inference.frontier import (
 )
 from fastsweep.studies.positions import random_view
 
-from fastsweep.bench import median_time, to_ms
+from fastsweep.tools.bench import median_time, to_ms
 from fastsweep.studies.script_args import parse, parser, write_run
 
 try:

@@ -31,7 +31,7 @@ import time
 import numpy as np
 
 import fastsweep
-from fastsweep.bench import median_time, to_ms
+from fastsweep.tools.bench import median_time, to_ms
 from fastsweep.options import make_config
 from fastsweep.inference import _state
 from fastsweep.kernels.inference import count as kc

@@ -3,7 +3,7 @@
 perf sees Numba's machine code as anonymous JIT memory. This script plays Expert games
 (classic, mine total told) with one agent, then writes ``/tmp/perf-<pid>.map``, the
 symbol map perf reads for JIT code: every function of every compiled fastsweep kernel,
-at its address (``fastsweep.perf_map``). It prints the CLOCK_MONOTONIC window of the
+at its address (``fastsweep.tools.perf_map``). It prints the CLOCK_MONOTONIC window of the
 timed games, to pass to ``perf report --time`` so that the compile and import are left
 out.
 
@@ -21,7 +21,7 @@ kernels came from the cache).
 import os
 import time
 
-from fastsweep.perf_map import compiled_functions, write_map
+from fastsweep.tools.perf_map import compiled_functions, write_map
 from fastsweep.studies.script_args import parse, parser
 
 

@@ -110,8 +110,8 @@ def compile_and_import_times(repeats=3, agent="basic"):
 
 def time_board(size, mines, density, repeats=5, target_seconds=1.0, agent="basic", **kw):
     """Median games/s over ``repeats`` runs of about ``target_seconds`` each."""
-    from .options import make_config
-    from .runner import timed_run
+    from ..options import make_config
+    from ..runner import timed_run
 
     cfg = make_config(agent, size, mines=mines, density=density, **kw)
     timed_run(cfg, 0, 20)  # warm-up (the kernels are compiled or loaded by main)
@@ -129,11 +129,11 @@ def main(repeats=5, out=None, quick=False, compile_times=True):
     ``compile_times=False`` leaves out the cold and warm first calls (minutes: a smoke
     test of the rest).
 
-    Example: ``python -c "from fastsweep.bench import main; main(quick=True)"``.
+    Example: ``python -c "from fastsweep.tools.bench import main; main(quick=True)"``.
     """
-    from .options import make_config
-    from .output import check_table_path, write_table
-    from .runner import timed_run
+    from ..options import make_config
+    from ..output import check_table_path, write_table
+    from ..runner import timed_run
 
     if out:
         check_table_path(out)  # before minutes of timing, not after

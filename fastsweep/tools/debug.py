@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .kernels.engine import layout as kl
+from ..kernels.engine import layout as kl
 
 _ST = {kl.HIDDEN: "?", kl.REVEALED: None, kl.FLAGGED: "F", kl.DETONATED: "*"}
 _COUNTERS = ("C_REV", "C_FLAG", "C_DET", "C_GUESS", "C_KMINES", "C_GPTR", "C_QLEN",
