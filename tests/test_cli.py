@@ -10,7 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from fastsweep import AGENTS, bench, output, play, run
+from fastsweep import AGENTS, output, play, run
+from fastsweep.tools import bench
 from fastsweep.cli import main as cli
 from fastsweep.runner import COLUMNS
 from fastsweep.trace import LEGEND
