@@ -191,7 +191,9 @@ def setup_game(S, params, layout, game, scratch):
 @njit(cache=True)
 def open_game(S, first):
     """The opening move on cell ``first``."""
-    act_flat(flat(S), S[first, F_PLANE], A_GUESS, R_FIRST, -1, ncells(S))
+    # (int64, as every other caller passes: an int32 here compiled act_flat, _observed
+    # and _record a second time)
+    act_flat(flat(S), S[first, F_PLANE], A_GUESS, R_FIRST, -1, np.int64(ncells(S)))
 
 
 @njit(cache=True)
