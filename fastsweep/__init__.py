@@ -7,6 +7,10 @@ layouts an agent scores low on), ``AGENTS`` (the registry), :func:`deduce`, :fun
 :func:`outcome_probabilities` (exact inference on one view), :func:`advise` (an agent's
 move in a position of a real game, :class:`Advice`), :func:`parse_position` (a position's
 text form) and :class:`ManualGame` (an agent playing a real game through a person).
+Your own agent (``fastsweep.user``): any of these takes an object with ``act(obs)``, a
+function, a batched ``act_batch(obs)`` or a Numba policy (:class:`NumbaAgent`) wherever it
+takes an agent's name; its moves are ``(row, col)``, :class:`Safe` and :class:`Flag`
+(``reveal`` / ``safe`` / ``flag``: the move codes of the batched and Numba forms).
 """
 from .advisor.advice import Advice
 from .advisor.manual import advise
@@ -18,8 +22,9 @@ from .advisor.position_text import parse_position
 from .runner import run
 from .sweep import load, sweep  # sweep: the function; the module stays importable
 from .trace import play
+from .user import AgentError, Flag, NumbaAgent, Safe, check_agent, flag, reveal, safe
 
 __all__ = ["AGENTS", "Advice", "ManualGame", "advise", "deduce", "hard_board", "load",
            "mine_probabilities", "outcome_probabilities", "parse_position", "play", "run",
-           "sweep"]
+           "sweep", "AgentError", "check_agent", "Flag", "NumbaAgent", "Safe", "flag", "reveal", "safe"]
 __version__ = "0.1.0"

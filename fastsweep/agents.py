@@ -52,6 +52,9 @@ class AgentInfo:
     exact_inference: bool = False  # deduction is complete: it guesses only when nothing is certain
     slow: bool = False  # ~0.1-1 s a game on mid-size boards (the contract plays fewer there)
     noise_aware: bool = False  # can reason on the exact posterior under a noisy sensor
+    player: object = None  # a user's agent: what plays it (``fastsweep.user``), else None
+    source: str = ""  # a user's agent: its import path ("module:attr" / "file.py:attr") or ""
+    digest: str = ""  # a user's agent: a digest of its source code (sweep folders check it)
 
 
 _RULE_REASONS = (kl.R_FIRST, kl.R_CLUE_MINES, kl.R_CLUE_SAFE, kl.R_COUNT_SAFE,
@@ -246,6 +249,8 @@ REASONS = {
                         f"corner opening: the opening {_rc(ref, w)} shows a number and "
                         f"nothing is certain; the corner farthest from it, as safe as any "
                         f"cell (mine probability {p:.3f})"),
+    kl.R_USER: ("user", lambda ref, a, p, w: ("your agent's guess", "your agent's move: "
+                "deduced safe", "your agent's flag")[a] if 0 <= a <= 2 else "your agent's move"),
     kl.R_APPROX_GUESS: ("approx-probability", lambda ref, a, p, w:
                         f"approximate mine probability {p:.3f} (work budget exceeded; "
                         f"{a} hidden cells)"),
@@ -262,13 +267,40 @@ def reason_text(why: int, ref: int, a: int, p: float, width: int) -> str:
     return entry[1](ref, a, p, width) if entry else f"reason {why}"
 
 
+# users' agents registered in this process (``fastsweep.user.resolve``: objects handed to
+# run / sweep, and agents named by import path), by name; family "user"
+USER_AGENTS: dict[str, AgentInfo] = {}
+# loads an agent named by import path ("module:attr") into USER_AGENTS; set by
+# fastsweep.user.resolve (so a worker process can play an agent it was only named)
+_LOADERS: list = []
+
+
+def agent_info(name: str) -> AgentInfo:
+    """The registry entry of agent ``name``: a built-in agent or a user's registered one
+    (an import path not yet loaded in this process is loaded first). KeyError if none."""
+    if name in AGENTS:
+        return AGENTS[name]
+    if name not in USER_AGENTS and isinstance(name, str) and ":" in name and _LOADERS:
+        _LOADERS[0](name)
+    return USER_AGENTS[name]
+
+
+def is_agent(name) -> bool:
+    """Whether ``name`` names a built-in or registered agent."""
+    return isinstance(name, str) and (name in AGENTS or name in USER_AGENTS)
+
+
 def variant_of(name: str) -> int:
     """The family variant agent ``name`` plays (``params[P_VARIANT]``)."""
-    return AGENTS[name].variant
+    return agent_info(name).variant
 
 
 def kernels_for(name: str):
-    """The kernel module that plays agent ``name`` (imported on first use)."""
+    """What plays agent ``name``: its family's kernel module (imported on first use), or
+    a user's agent's player (the same entry points)."""
+    info = agent_info(name)
+    if info.player is not None:
+        return info.player
     # (relative to this package: scripts/bench_ab.py loads an old revision under another
     # name, which must play its own kernels)
-    return importlib.import_module(FAMILIES[AGENTS[name].family], __package__)
+    return importlib.import_module(FAMILIES[info.family], __package__)

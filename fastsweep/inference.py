@@ -31,6 +31,28 @@ _PROBLEMS = {1: "is larger than its number of neighbours",
              3: "needs more mines than its hidden neighbours can hold"}
 
 
+def _from_obs(view, mines, likelihood):
+    """(view, mines, likelihood) from an agent's observation (``fastsweep.user``) or a
+    view: an observation gives its view and mine total; its detonated mines (-3) are
+    known mines (-2), and a cell revealed with nothing shown (-4, a noisy sensor) a soft
+    clue that says nothing (a likelihood row of ones)."""
+    if hasattr(view, "view") and hasattr(view, "mines") and not isinstance(view, np.ndarray):
+        if mines is None:
+            mines = view.mines
+        view = view.view
+    if isinstance(view, np.ndarray) and view.dtype.kind == "i" and view.size and view.min() < -2:
+        if view.min() < -4:
+            return view, mines, likelihood  # (refused with its cell by _state)
+        blank = view == -4
+        view = np.where(view == -3, -2, np.where(blank, 0, view)).astype(np.int8)
+        if blank.any():
+            rows = (np.full(view.shape + (9,), np.nan) if likelihood is None
+                    else np.array(likelihood, dtype=np.float64, copy=True))
+            rows[blank] = 1.0
+            likelihood = rows
+    return view, mines, likelihood
+
+
 def _as_view(view):
     """``view`` as a numpy integer array (any array-like of integers: a list of lists too);
     a ValueError for masked arrays and for anything that is not integers."""
@@ -166,6 +188,7 @@ def _soft(view, likelihood):
 
 def _analyse(view, mines, prior, budget, want_prob, method="auto", likelihood=None):
     _check_args(prior, budget, method)
+    view, mines, likelihood = _from_obs(view, mines, likelihood)
     view = _as_view(view)
     view, soft = _soft(view, likelihood)
     S = _state(view, mines)
@@ -184,10 +207,12 @@ def deduce(view, mines=None, *, budget=0, info=False, method="auto", likelihood=
 
     Parameters
     ----------
-    view : array-like of integers (H, W)
+    view : array-like of integers (H, W), or an agent's observation
         -1 hidden, -2 known mine (flagged or detonated), 0..8 a revealed clue: an integer
         numpy array (int8 is what the kernels take) or a list of lists. Masked arrays,
-        booleans and floats are refused.
+        booleans and floats are refused. An observation of your own agent
+        (``fastsweep.user.Observation``) gives its view (-3 detonated, -4 nothing shown
+        read as known mine and uninformative reveal) and its mine total.
     mines : int, optional
         Total number of mines on the board (known mines included). Without it, any
         number of mines is possible.
@@ -286,6 +311,7 @@ def outcome_probabilities(view, mines=None, prior=0.5, *, budget=0, method="auto
     [0.0, 0.667, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.333]
     """
     _check_args(prior, budget, method)
+    view, mines, likelihood = _from_obs(view, mines, likelihood)
     view = _as_view(view)
     shape = view.shape
     view, soft = _soft(view, likelihood)

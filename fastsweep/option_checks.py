@@ -9,7 +9,7 @@ import numbers
 
 import numpy as np
 
-from .agents import AGENTS
+from .agents import AGENTS, agent_info
 from .kernels.inference.count import MAX_BUDGET
 from .config import (
     FIRST_CLICKS, RULES, _is_int, check_density, parse_first_cell, parse_layout,
@@ -139,7 +139,7 @@ def check_noise(v, c):
 
 def check_noise_aware(v, c):
     agent = c["agent"]
-    able = AGENTS[agent].noise_aware
+    able = agent_info(agent).noise_aware
     if v is None:
         return able and c["noise"] != "none"
     if not isinstance(v, (bool, np.bool_)):

@@ -18,7 +18,8 @@ from typing import Callable
 
 import numpy as np
 
-from .agents import AGENTS, variant_of
+from .agents import AGENTS, agent_info, variant_of
+from .user.resolve import resolve_agent
 from .values import cell_spec, int_list, mine_count_spec, range_spec, split_list
 from .option_checks import (
     MAX_COMPONENT, MAX_ENDGAME, RISK_RULES, check_mines, check_density_option, check_layout,
@@ -290,7 +291,7 @@ def reads(agent) -> tuple:
     >>> reads("basic")
     ('size', 'layout', 'mines', 'density', 'rules', 'first_click', 'first_cell', 'mine_count', 'noise')
     """
-    own = set(AGENTS[agent].options)
+    own = set(agent_info(agent).options)
     return tuple(o.name for o in OPTIONS if o.name in GAME or o.name in own)
 
 
@@ -338,8 +339,7 @@ def make_config(agent, size, check=True, **options) -> GameConfig:
     if unknown:
         raise TypeError(f"{unknown[0]}: not an option of the game or of any agent; options: "
                         f"{', '.join(o.name for o in OPTIONS if o.name != 'size')}")
-    if not isinstance(agent, str) or agent not in AGENTS:
-        raise ValueError(f"agent: unknown agent {agent!r}; known agents: {', '.join(AGENTS)}")
+    agent = resolve_agent(agent)  # a user's agent is registered under its name
     raw = dict(DEFAULTS, **options, size=size)
     ctx = {"raw": raw, "agent": agent}
     for o in OPTIONS:  # values first: a bad value is named as such, read or not

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .agents import AGENTS, kernels_for, reason_text
+from .agents import agent_info, kernels_for, reason_text
 from .config import GameConfig, check_game_index, check_seed
 from .studies.influence import influence as _influence
 from .studies.influence import influence_graph as _influence_graph
@@ -207,7 +207,7 @@ def _prior_notes(cfg: GameConfig, cell, outc, why, reasons) -> list:
     probabilities: without the mine total a cell no clue touches is a mine with
     probability ``prior`` (not the density, which the agent does not know)."""
     guesses = np.flatnonzero((why == kl.R_PROB_GUESS) | (why == kl.R_APPROX_GUESS))
-    if cfg.mine_count or "prior" not in AGENTS[cfg.agent].options or not len(guesses):
+    if cfg.mine_count or "prior" not in agent_info(cfg.agent).options or not len(guesses):
         return reasons
     h, w = cfg.height, cfg.width
     never = len(cell) + 1

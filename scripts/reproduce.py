@@ -47,6 +47,9 @@ STEPS = {
     "sweeps": ("bench/bench_sweep.py", [], ["--repeats", "3"], "bench_sweep", (3, 0.1)),
     "solver-bench": ("bench/bench_solver.py", [], ["--games", "3000", "--repeats", "5"],
                      "bench_solver", (4, 0.1)),
+    "own-agents": ("bench/own_agents.py", [], [], "own_agents", (3, 0.3)),
+    # (Jumanji's side needs its own venv first: python3 scripts/bench/gym_speed.py --setup)
+    "gym": ("bench/gym_speed.py", [], [], "gym_speed", (2, 0.1)),
 }
 LOG = os.path.join("results", "reproduce.json")
 # what a step would otherwise resume from: cleared first, so its times are measured anew

@@ -66,7 +66,8 @@ WRAPPER_ERRORS = [  # the API's ValueErrors, in the CLI's flag names
      "fastsweep sweep: error: --scheduler: only used with --backend dask"),
     (["sweep", "--size", "5", "--mines", "3", "--games", "5", "--agents", "nosuch"],
      "fastsweep sweep: error: --agents: unknown agent 'nosuch'; known agents: "
-     + ", ".join(AGENTS)),
+     + ", ".join(AGENTS) + "; or your own: an import path 'module:attr' or "
+     "'path/to/file.py:attr', or an agent object"),
 ]
 
 

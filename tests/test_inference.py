@@ -332,7 +332,7 @@ def test_random_inconsistent_views_agree_with_oracle():
     ([["0", "-1"]], "got dtype <U2"),
     ([[]], "empty"),
     (np.array([[9, -1]], np.int8), "value 9"),
-    (np.array([[-3, -1]], np.int8), "value -3"),
+    (np.array([[-5, -1]], np.int8), "value -5"),  # (-3 / -4: an agent's detonation / blank)
     (np.array([[4, -1]], np.int8), "larger than its number of neighbours"),
     (np.zeros((0, 3), np.int8), "empty"),
 ])

@@ -47,6 +47,8 @@ CASES = [
      ["fig_chains.png", "fig_guess.png", "numbers.txt"]),
     ("bench/bench.py", ["--quick"], ["bench.csv"]),
     ("bench/bench_inference.py", ["--quick"], ["bench_inference.csv"]),
+    ("bench/own_agents.py", ["--quick"], ["own_agents.csv"]),
+    ("bench/gym_speed.py", ["--quick"], ["gym_speed.csv"]),
     ("bench/bench_hard_views.py", ["--quick"], ["bench_hard_views.csv"]),
     ("bench/bench_sweep.py", ["--quick"], ["bench_sweep.csv"]),
     ("bench/bench_solver.py", ["--quick"], ["bench_solver.csv"]),
@@ -114,7 +116,7 @@ def test_main_runs_the_headline_study_and_records_its_own_command(tmp_path):
 
 def test_reproduce_lists_its_plan():
     text = _run("reproduce.py", ["--list"])
-    assert "reproduce: 15 step(s) into results/" in text
+    assert "reproduce: 17 step(s) into results/" in text
     assert "solver-bench     -> results/bench_solver/" in text
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..agents import AGENTS, kernels_for, reason_text
+from ..agents import agent_info, is_agent, kernels_for, reason_text
 from ..kernels.engine import actions as ka
 from ..kernels.engine import env as ke
 from ..kernels.engine import game as kg
@@ -29,6 +29,8 @@ from ..kernels.engine import layout as kl
 from ..options import BY_NAME, GAME, OPTIONS, kernel_params, make_config, takes_options
 from .advice import FIRST_CLICK_NOTE, Advice, advice_of
 from .position_text import check_position
+from ..user.advisor_steps import user_steps
+from ..user.resolve import resolve_agent
 
 PLACEHOLDER = -1  # the tape's answer to a move not answered yet: a mine (see the notes)
 # the options a manual game takes besides its own arguments: every agent's options (the
@@ -90,9 +92,8 @@ class ManualGame:
     @takes_options([BY_NAME[n] for n in MANUAL_OPTIONS])
     def __init__(self, view, mines=None, agent="probability", *, order=None, seed=0,
                  first_click="safe", first_cell="corner", **options):
-        if not isinstance(agent, str) or agent not in AGENTS:
-            raise ValueError(f"agent: unknown agent {agent!r}; known agents: "
-                             f"{', '.join(AGENTS)}")
+        if not is_agent(agent):
+            agent = resolve_agent(agent)  # your own agent (an object or an import path)
         for name in options:
             if name not in MANUAL_OPTIONS:
                 raise ValueError(f"{name}: not an option of a manual game; it takes the "
@@ -141,8 +142,10 @@ class ManualGame:
         S, F, end = self._state()
         n = self.start.size
         trp = np.full(n, np.nan)
-        family = kernels_for(self.agent).FAMILY  # the family contract (kernels/agents/family.py)
-        ws = family.new_workspace(n)
+        player = agent_info(self.agent).player  # your own agent's, else None
+        if player is None:
+            family = kernels_for(self.agent).FAMILY  # the family contract (agents/family.py)
+            ws = family.new_workspace(n)
         mine_count = self.mines is not None
 
         def asked():
@@ -152,7 +155,9 @@ class ManualGame:
         if self.opening and ke.hidden_left(S) > 0:
             first = kg._first_cell(S, self.params, np.zeros(0, np.uint8))
             kg.open_game(S, int(first))
-        while not asked():
+        if player is not None:  # your own agent: its moves from its view (user_steps)
+            user_steps(player, S, self.shape, self.mines, self.order, asked)
+        while player is None and not asked():
             step = kg.settle(S, F, False, mine_count, True)  # keep-going: play goes on
             if step == kg.OVER or asked():
                 break
@@ -182,7 +187,7 @@ class ManualGame:
         p = float(self.probs[self.ask])
         reason = reason_text(why, ref, a, p, w)
         if (why in (kl.R_PROB_GUESS, kl.R_APPROX_GUESS) and self.mines is None
-                and "prior" in AGENTS[self.agent].options):
+                and "prior" in agent_info(self.agent).options):
             reason = self._prior_note(reason, cell)
         return {"cell": divmod(cell, w), "action": "guess" if kind == kl.A_GUESS else "reveal",
                 "reason": reason, "probability": p, "flags": flags, "why": why}

@@ -32,7 +32,8 @@ def add_parsers(sub):
     p.add_argument("--mines", type=int, metavar="M", default=None,
                    help="the game's mine total (the agent is told it; default: not known)")
     p.add_argument("--agent", default="probability",
-                   help=f"one of: {', '.join(AGENTS)} (default probability)")
+                   help=f"one of: {', '.join(AGENTS)} (default probability); or your own "
+                        "agent by import path: module:attr or path/to/file.py:attr")
     p.add_argument("--first-click", dest="first_click", metavar="RULE", default="safe",
                    help="what the game guarantees about the first click: safe (default), "
                         "zero or any")

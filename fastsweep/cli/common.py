@@ -30,7 +30,9 @@ def _at_least(lo):
 
 def _add_game_args(p):
     """--agent, a flag per row of the option table (options.add_flags), and --seed."""
-    p.add_argument("--agent", default="basic", help=f"one of: {', '.join(AGENTS)} (default basic)")
+    p.add_argument("--agent", default="basic",
+                   help=f"one of: {', '.join(AGENTS)} (default basic); or your own agent "
+                        "by import path: module:attr or path/to/file.py:attr")
     add_flags(p)
     p.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
 

@@ -1,4 +1,5 @@
-"""Command line: ``fastsweep run | play | bench | sweep | plot | table | hardboard``
+"""Command line: ``fastsweep run | play | bench | sweep | plot | table | hardboard |
+check-agent``
 (argparse).
 
 Every subcommand validates through the same wrappers as the Python API, and every error is
@@ -12,8 +13,10 @@ from __future__ import annotations
 
 import os
 import sys
+import traceback
 
 from ..agents import AGENTS
+from ..user.python_player import AgentError
 from .common import Parser, _add_game_args, _at_least, _options, cli_wording  # noqa: F401
 
 
@@ -145,10 +148,12 @@ def build_parser():
     else:
         add_parsers(sub)
     from .advise import add_parsers as add_advise
+    from .check import add_parsers as add_check
     from .hard import add_parsers as add_hard
 
     add_advise(sub)  # fastsweep advise: the advisor (position or interactive game)
     add_hard(sub)  # fastsweep hardboard: layouts an agent scores low on
+    add_check(sub)  # fastsweep check-agent: the agent contract on a user's agent
     return p
 
 
@@ -160,6 +165,9 @@ def main(argv=None):
         cmd.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         a.func(a)
+    except AgentError as e:  # a user's agent failed: its own traceback, then one line
+        traceback.print_exception(e.__cause__ or e)
+        cmd.exit(1, f"{cmd.prog}: error: {e}\n")
     except BrokenPipeError:  # e.g. `fastsweep play ... | head`: the reader has gone
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1

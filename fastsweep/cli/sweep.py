@@ -98,7 +98,8 @@ def add_parsers(sub):
                     "reusing its finished chunks.",
         formatter_class=_Help)
     s.add_argument("--agents", default="basic",
-                   help=f"comma-separated agents, from: {', '.join(AGENTS)}")
+                   help=f"comma-separated agents, from: {', '.join(AGENTS)}; or your own by "
+                        "import path (module:attr or path/to/file.py:attr)")
     groups = {}
     for o in sweep_options():  # a flag per row of the option table that a sweep takes
         if o.flag is None:

@@ -99,12 +99,13 @@ NOTICE_AFTER = 3.0  # seconds: loading compiled kernels from the cache takes les
 
 
 @contextmanager
-def compile_notice(kernel, what: str, expect: str):
+def compile_notice(kernel, what: str, expect: str, cached: bool = True):
     """Around a call of ``kernel`` (a dispatcher): if the call is still compiling after
     NOTICE_AFTER seconds, tell the user on stderr that it is compiling ``what`` (e.g.
     "the exact family's kernels") and that this takes about ``expect``, and when it is
     done. Silent when the kernel is compiled already or comes from the disk cache, so a
-    first run never sits for minutes without a word and a warm one says nothing."""
+    first run never sits for minutes without a word and a warm one says nothing.
+    ``cached=False``: a kernel compiled in each process (a user's agent's loop)."""
     if kernel.overloads:  # compiled or loaded in this process already
         yield
         return
@@ -115,8 +116,9 @@ def compile_notice(kernel, what: str, expect: str):
         if kernel.overloads or sum(kernel.stats.cache_hits.values()):
             return  # loaded from the cache: the call is playing, not compiling
         said.set()
-        print(f"[fastsweep] compiling {what} (first use of this source: about {expect}; "
-              f"cached afterwards in {cache_dir()})", file=sys.stderr, flush=True)
+        where = (f"first use of this source: about {expect}; cached afterwards in "
+                 f"{cache_dir()}" if cached else f"once per process: about {expect}")
+        print(f"[fastsweep] compiling {what} ({where})", file=sys.stderr, flush=True)
 
     timer = threading.Timer(NOTICE_AFTER, say)
     timer.daemon = True

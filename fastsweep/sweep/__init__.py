@@ -59,7 +59,9 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
     Parameters
     ----------
     agents : list of str (or "a,b")
-        Names from ``fastsweep.AGENTS``.
+        Names from ``fastsweep.AGENTS``, or your own agents: objects (``fastsweep.run``)
+        or import paths ``"module:attr"`` / ``"path/to/file.py:attr"`` (Dask's workers
+        need the path).
     sizes : list of int, (H, W) or "HxW"
     densities, mines : list (exactly one)
         Mine densities in [0, 1] (a string ``"0.05:0.95:0.05"`` is an inclusive range) or
@@ -136,6 +138,12 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
                              f"{scheduler!r}")
     if per_game and out is None:
         raise ValueError("per_game: needs an output folder (out=...)")
+    if backend == "dask":  # Dask's workers are other interpreters: they import agents
+        for a, info in (params.get("own_agents") or {}).items():
+            if not info["source"]:
+                raise ValueError(f"agents: your agent {a!r} has no import path, so Dask's "
+                                 "workers cannot load it; give it as 'module:attr' or "
+                                 "'path/to/file.py:attr'")
     if not isinstance(timeout, numbers.Real) or not timeout > 0:
         raise ValueError(f"timeout: must be a number of seconds > 0, got {timeout!r}")
 

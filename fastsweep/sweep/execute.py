@@ -12,7 +12,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from ..agents import AGENTS, kernels_for
+from ..agents import agent_info, kernels_for
 from ..config import GameConfig
 from ..kernels.engine import game as kg
 from ..options import make_config
@@ -49,7 +49,7 @@ def warm_up(agents, workers=1):
     cold = {}
     for a in agents:
         if _cold(a):
-            cold.setdefault(AGENTS[a].family, a)
+            cold.setdefault(agent_info(a).family, a)
     if workers > 1 and len(cold) > 1:
         todo = list(cold.values())
         while todo:

@@ -13,7 +13,8 @@ from itertools import product
 import numpy as np
 
 from .. import stats
-from ..agents import AGENTS
+from ..agents import AGENTS, agent_info, is_agent
+from ..user.resolve import resolve_agent
 from ..config import check_games, check_seed, parse_size
 from ..options import DEFAULTS, make_config, sweep_options
 from .integrity import FIXED_LATER
@@ -65,7 +66,7 @@ def _members(agents, mine_count):
     """[(agent, mine_count)] of each board, from a list or an {agent: list} dict."""
     out = []
     for a in agents:
-        if not isinstance(a, str) or a not in AGENTS:
+        if not is_agent(a):
             raise ValueError(f"agents: unknown agent {a!r}; known agents: {', '.join(AGENTS)}")
         mc = mine_count.get(a, [False]) if isinstance(mine_count, dict) else mine_count
         mc = _as_list(mc, "mine_count")
@@ -152,6 +153,11 @@ def _resolve(agents, sizes, densities, mines, rules, mine_count, games, ci, min_
     budget, ...), applied to every configuration; missing ones take their defaults."""
     single = {o.name: single.get(o.name, DEFAULTS[o.name]) for o in sweep_options("single")}
     agents = _as_list(agents, "agents")
+    if isinstance(agents, list):  # users' agents (objects, import paths) by their names
+        try:
+            agents = [resolve_agent(a) for a in agents]
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"agents: {str(e).removeprefix('agent: ')}") from None
     members = _members(agents, mine_count)
     sizes = [parse_size(s) for s in _as_list(sizes, "sizes")]
     if (densities is None) == (mines is None):
@@ -211,4 +217,8 @@ def _resolve(agents, sizes, densities, mines, rules, mine_count, games, ci, min_
         seed=seed, games=games, ci=ci, min_games=min_games if ci else None,
         max_games=max_games if ci else None, chunk_games=chunk_games,
         ci_method=stats.CI_METHOD)
+    own = {a: dict(source=agent_info(a).source, digest=agent_info(a).digest)
+           for a in agents if a not in AGENTS}
+    if own:  # users' agents: where each comes from and its code's digest (grow.py checks)
+        params["own_agents"] = own
     return params, boards

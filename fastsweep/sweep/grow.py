@@ -49,6 +49,20 @@ def keep_ignored(stored: dict, params: dict) -> dict:
     return dict(params, **{k: stored[k] for k in FIXED_LATER if k not in taken and k in stored})
 
 
+def _check_own_agents(stored, params, path):
+    """A user's agent whose code changed since the folder's games of it were played is
+    refused: its new games would be mixed with the old code's."""
+    old = stored.get("own_agents") or {}
+    for name, now in (params.get("own_agents") or {}).items():
+        was = old.get(name)
+        if was and was.get("digest") and was.get("digest") != now.get("digest"):
+            raise ValueError(
+                f"out: {path} holds games of your agent {name!r} played by other code (source "
+                f"digest {was.get('digest')} there, {now.get('digest')} now); its new games "
+                f"would be mixed with the old code's: restore that code, or choose a new "
+                f"folder")
+
+
 def check_growth(stored: dict, params: dict, path: str) -> bool:
     """Raise a one-line ValueError if ``params`` may not run on a folder holding
     ``stored``; return whether the folder's ``params.json`` must be rewritten.
@@ -66,6 +80,7 @@ def check_growth(stored: dict, params: dict, path: str) -> bool:
     ValueError: out: out holds densities 0.3 that this run lacks; a sweep folder only grows: keep them in the arguments, or choose a new folder
     """
     stored = with_defaults(stored)
+    _check_own_agents(stored, params, path)
     # an option that none of the folder's agents takes did not shape its games (an agent
     # added now plays new records, whose digests carry this run's value)
     taken = options_taken({a for a, _ in stored.get("members") or []})

@@ -21,7 +21,7 @@ import socket
 import time
 import warnings
 
-from ..agents import AGENTS
+from ..agents import agent_info, is_agent
 from ..options import OPTIONS, ORIGINAL
 
 RECORD_FORMAT = 3  # format 3: records carry "id" (format 2: keys, no digest; 1: indices)
@@ -54,7 +54,7 @@ def options_taken(agents) -> set:
     """
     out = set(GAME_OPTIONS)
     for a in agents:
-        out |= set(AGENTS[a].options) & set(FIXED_LATER) if a in AGENTS else set(FIXED_LATER)
+        out |= set(agent_info(a).options) & set(FIXED_LATER) if is_agent(a) else set(FIXED_LATER)
     return out
 
 
@@ -70,6 +70,11 @@ def record_id(params, rec, legacy=False) -> str:
                    if k in taken and params.get(k, d) != d)
     if later:
         what.append(later)
+    own = params.get("own_agents") or {}
+    code = sorted((a, own[a].get("digest")) for a, _ in map(_member, rec.get("m", {}))
+                  if a in own)
+    if code:  # a user's agent's games are its code's: the digest of its source
+        what.append(code)
     return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()[:16]
 
 

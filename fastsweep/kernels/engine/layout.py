@@ -188,6 +188,7 @@ R_ENDGAME_GUESS = 22  # exact endgame search (a = winning layouts x 32768 + layo
 R_FIFTY_GUESS = 23  # an unavoidable 50/50, guessed early (ref = the other cell)
 R_PSEUDO_GUESS = 24  # a pseudo-50/50, guessed early (ref = its partner, a = shape cells)
 R_CORNER_GUESS = 25  # corner_opening: the corner farthest from the opening (ref = it)
+R_USER = 26  # a user's agent's move (a = its kind, see agents/user.py MOVE_*)
 
 
 def regions(h, w):

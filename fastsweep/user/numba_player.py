@@ -1,0 +1,121 @@
+"""Numba agents: a user's ``@njit`` policy played by a compiled game loop (no Python per
+move). The policy's signature::
+
+    policy(view, info, order, memory) -> move
+
+``view`` int8 (H, W) (the codes of ``Observation.view``; kept by the loop, read it and do
+not write it), ``info`` int64 (the ``I_*`` row: moves made, last cell, mine total or -1,
+game, rules, first click, H, W), ``order`` int64 (N) the game's guess order, ``memory``
+int64 (the agent's own, zeroed at each game's start and kept across its moves). It returns
+a move code: ``fastsweep.reveal(cell)``, ``safe(cell)`` or ``flag(cell)`` of a flat cell
+index (row * W + col). ``np.random`` inside the policy is seeded per game from (seed,
+game), so its games are reproducible. The building blocks in
+``fastsweep.user.blocks`` (single-clue rules, complete deduction, exact probabilities
+on the view) are callable from it.
+"""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from ..kernels.agents import user as ku
+from ..kernels.agents.family import MODE_BATCH, MODE_BLIND, MODE_TRACED
+from ..kernels.engine import game as kg
+from ..kernels.jit import compile_notice
+from .moves import ERRORS, describe
+from .python_player import AgentError, _where
+
+I_MOVE, I_LAST, I_MINES, I_GAME = ku.I_MOVE, ku.I_LAST, ku.I_MINES, ku.I_GAME
+I_RULES, I_FIRST_CLICK, I_H, I_W = ku.I_RULES, ku.I_FIRST_CLICK, ku.I_H, ku.I_W
+
+_NO_SECS = np.zeros(0, np.float64)
+_NO_BOARDS = np.zeros((2, 0, 0), np.int8)
+_NO_MOVES = np.zeros((0, 6), np.int32)
+_NO_FINAL = np.zeros((0, 0), np.int32)
+
+
+class NumbaAgent:
+    """A Numba policy as an agent: ``NumbaAgent(policy, memory=4, name=None)``.
+
+    ``memory``: int64 words of memory per cell of the board (the policy gets
+    ``memory * H * W + 16``). Handing the ``@njit`` function itself to ``run`` is the
+    same as ``NumbaAgent(policy)``.
+
+    >>> import fastsweep
+    >>> from numba import njit
+    >>> @njit
+    ... def first_hidden(view, info, order, memory):
+    ...     flat = view.ravel()
+    ...     for c in order:
+    ...         if flat[c] == -1:
+    ...             return fastsweep.reveal(c)
+    ...     return fastsweep.reveal(0)
+    >>> fastsweep.run(first_hidden, 5, mines=3, games=2).agent.tolist()
+    ['first_hidden', 'first_hidden']
+    """
+
+    def __init__(self, policy, memory: int = 4, name: str | None = None):
+        if not hasattr(policy, "py_func"):
+            raise TypeError(f"policy: expected a Numba @njit function, got "
+                            f"{type(policy).__name__}")
+        if (not isinstance(memory, numbers.Integral) or isinstance(memory, bool)
+                or not 0 <= memory <= 1024):
+            raise ValueError(f"memory: int64 words per cell, an integer in [0, 1024], got "
+                             f"{memory!r}")
+        self.policy = policy
+        self.memory = int(memory)
+        self.name = name or policy.py_func.__name__
+        self._loop = None
+
+    def player(self, name):
+        return NumbaPlayer(self, name)
+
+
+class NumbaPlayer:
+    """The entry points of a Numba agent (as a compiled family's)."""
+
+    def __init__(self, agent: NumbaAgent, name: str):
+        self.agent = agent
+        self.name = name
+
+    def loop(self):
+        a = self.agent
+        if a._loop is None:
+            a._loop = ku.compile_loop(a.policy, "user")
+        return a._loop
+
+    def _call(self, mode, params, fparams, layout, first_game, out, secs, boards, moves,
+              probs, final):
+        loop = self.loop()
+        n = int(params[kg.P_H] * params[kg.P_W])
+        info = np.zeros(ku.I_LEN, np.int64)
+        memory = np.zeros(self.agent.memory * n + 16, np.int64)
+        err = np.zeros(4, np.int64)
+        try:
+            with compile_notice(loop, f"your agent {self.name!r} (its game loop)", "5-20 s",
+                                cached=False):
+                made = loop(mode, params, fparams, layout, first_game, out, secs, boards,
+                            moves, probs, final, info, memory, err)
+        except Exception as e:
+            raise AgentError(f"{_where(self.name, int(info[ku.I_GAME]), int(info[ku.I_MOVE]))}"
+                             f": raised {type(e).__name__}: {e}") from e
+        if err[0] < 0:
+            w = int(params[kg.P_W])
+            raise ValueError(f"{_where(self.name, int(err[1]), int(err[2]))}: returned "
+                             f"{describe(int(err[3]), w)}, which is refused: "
+                             f"{ERRORS[int(err[0])]}")
+        return made
+
+    def play_batch(self, params, fparams, layout, first_game, out, secs, boards):
+        self._call(MODE_BATCH, params, fparams, layout, first_game, out, secs, boards,
+                   _NO_MOVES, _NO_SECS, _NO_FINAL)
+
+    def play_traced(self, params, fparams, layout, game, moves, probs, final, out):
+        self._call(MODE_TRACED, params, fparams, layout, game, out, _NO_SECS, _NO_BOARDS,
+                   moves, probs, final)
+
+    def play_blind(self, params, fparams, layout, game, moves):
+        return self._call(MODE_BLIND, params, fparams, layout, game,
+                          np.zeros((1, kg.OUT_LEN), np.int64), _NO_SECS, _NO_BOARDS, moves,
+                          _NO_SECS, _NO_FINAL)

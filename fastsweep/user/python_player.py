@@ -1,0 +1,138 @@
+"""Python agents in the engine: the player that runs a user's ``act(obs)`` (or a plain
+function) one move at a time, and a batched agent's ``act_batch(obs)`` on many games at
+once, with the same entry points as a compiled family (``play_batch``, ``play_traced``,
+``play_blind``; see ``kernels/agents/family.py``), so every driver plays them as it plays
+the built-in agents.
+
+Per move, Python pays for one kernel call (:func:`kernels.agents.user.user_move`: check,
+answer, view update) and an :class:`Observation`; the game's set-up, opening and scoring
+are the built-in agents' kernels, so game i is the same board and luck for every agent.
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ..kernels.agents import user as ku
+from ..kernels.agents.family import MODE_BATCH, MODE_BLIND, MODE_TRACED
+from ..kernels.engine import game as kg
+from .moves import ERRORS, describe, encode
+from .observation import FIRST_CLICK, RULES, GameInfo, Observation, _Game
+
+
+class AgentError(RuntimeError):
+    """A user's agent raised, or made a move the game refuses; the message names the
+    agent, the game and the move number (the agent's own exception is the cause)."""
+
+
+def _where(name, game, made):
+    """Where an agent failed: ``made`` moves were made (the opening included), so the
+    move at fault is number made + 1, as in its trace (``fastsweep.play``)."""
+    return f"agent {name!r}, game {game}, move {made + 1}"
+
+
+class _Board:
+    """The buffers of one game in play: the state (holding the truth: never given to the
+    agent), the view, the info row and the guess order."""
+
+    def __init__(self, params, traced):
+        self.S, self.scratch = kg.new_batch_state(params, traced)
+        self.h, self.w = int(params[kg.P_H]), int(params[kg.P_W])
+        n = self.h * self.w
+        self.view = np.empty(n, np.int8)
+        self.view2 = self.view.reshape(self.h, self.w)
+        self.info = np.zeros(ku.I_LEN, np.int64)
+        self.order = np.empty(n, np.int64)
+
+    def start(self, params, layout, game, tape=None):
+        first = kg.setup_game(self.S, params, layout, game, self.scratch)
+        if tape is not None:
+            kg.blindfold(self.S, tape)
+        return ku.open_user_game(self.S, params, first, game, self.view, self.info, self.order)
+
+    def game_info(self, params, seed):
+        i = self.info
+        return GameInfo(int(i[ku.I_GAME]), seed, self.h, self.w,
+                        None if i[ku.I_MINES] < 0 else int(i[ku.I_MINES]),
+                        RULES[int(i[ku.I_RULES])], FIRST_CLICK[int(i[ku.I_FIRST_CLICK])])
+
+
+def _seed(params) -> int:
+    return int(np.array([params[kg.P_SEED]], np.int64).view(np.uint64)[0])
+
+
+class PythonPlayer:
+    """Plays a Python agent ``act(obs) -> move`` (with ``reset(info)`` if it has one)."""
+
+    def __init__(self, name, act, reset=None):
+        self.name = name
+        self.act = act
+        self.reset = reset
+
+    def _game(self, board, params, layout, game, seed, classic, tape=None):
+        """Play one game on ``board``; return its moves (the view's log)."""
+        st = board.start(params, layout, game, tape)
+        info = board.game_info(params, seed)
+        g = _Game(info, board.order)
+        first = int(board.info[ku.I_LAST])
+        g.log.append((first, int(board.view[first])))
+        if self.reset is not None:
+            try:
+                self.reset(info)
+            except Exception as e:
+                raise AgentError(f"agent {self.name!r}, game {game} (reset): raised "
+                                 f"{type(e).__name__}: {e}") from e
+        view, S, binfo, h, w = board.view2, board.S, board.info, board.h, board.w
+        act, log, mines = self.act, g.log, info.mines
+        while st == ku.STEP_GOING:
+            move = int(binfo[ku.I_MOVE])
+            snap = view.copy()
+            snap.flags.writeable = False
+            last = int(binfo[ku.I_LAST])
+            try:
+                mv = act(Observation(snap, mines, move, (last // w, last % w), g))
+            except Exception as e:
+                raise AgentError(f"{_where(self.name, game, move)}: raised "
+                                 f"{type(e).__name__}: {e}") from e
+            try:
+                code = encode(mv, h, w)
+            except ValueError as e:
+                raise ValueError(f"{_where(self.name, game, move)}: {e}") from None
+            st = ku.user_move(S, board.view, binfo, code, classic)
+            if st < 0:
+                raise ValueError(f"{_where(self.name, game, move)}: returned "
+                                 f"{describe(code, w)}, which is refused: {ERRORS[st]}")
+            cell = code % ku.MOVE_UNIT
+            log.append((cell, int(board.view[cell])))
+
+    def _play(self, mode, params, layout, first_game, out, secs, boards, moves, final):
+        board = _Board(params, mode != MODE_BATCH)
+        seed = _seed(params)
+        classic = bool(params[kg.P_RULES] == kg.RULES_CLASSIC)
+        made = 0
+        for i in range(out.shape[0] if mode == MODE_BATCH else 1):
+            t0 = time.perf_counter()
+            self._game(board, params, layout, first_game + i, seed, classic,
+                       moves if mode == MODE_BLIND else None)
+            if mode == MODE_BATCH:
+                kg.record(board.S, out, secs, boards, i, t0)
+            else:
+                if mode == MODE_TRACED:
+                    kg.summarize(board.S, out, 0)
+                made = kg.read_trace(board.S, moves, final)
+        return made
+
+    # the family entry points (kernels/agents/family.py)
+    def play_batch(self, params, fparams, layout, first_game, out, secs, boards):
+        self._play(MODE_BATCH, params, layout, first_game, out, secs, boards,
+                   np.zeros((0, 6), np.int32), np.zeros((0, 0), np.int32))
+
+    def play_traced(self, params, fparams, layout, game, moves, probs, final, out):
+        self._play(MODE_TRACED, params, layout, game, out, np.zeros(0), np.zeros((2, 0, 0), np.int8),
+                   moves, final)
+
+    def play_blind(self, params, fparams, layout, game, moves):
+        return self._play(MODE_BLIND, params, layout, game, np.zeros((1, kg.OUT_LEN), np.int64),
+                          np.zeros(0), np.zeros((2, 0, 0), np.int8), moves,
+                          np.zeros((0, 0), np.int32))

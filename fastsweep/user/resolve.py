@@ -1,0 +1,156 @@
+"""Users' agents into the registry: :func:`resolve_agent` turns what a user hands to
+``run`` / ``sweep`` / the CLI (a built-in name, an import path ``"module:attr"`` or
+``"path/to/file.py:attr"``, or an agent object) into the registry name the drivers use,
+registering the agent in ``agents.USER_AGENTS`` (family "user") on first sight.
+
+An agent object is a class instance with ``act(obs)`` (and optionally ``reset(info)``)
+or ``act_batch(obs)``, a plain function ``obs -> move``, a Numba ``@njit`` policy or a
+:class:`~fastsweep.user.numba_player.NumbaAgent`. Its name is its ``name`` attribute, else
+its class's or function's name. Worker processes of a sweep re-load an agent named by
+import path (``agents._LOADERS``); an object that has no import path is played in this
+process and in forked workers only.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import inspect
+import os
+import sys
+
+from ..agents import AGENTS, USER_AGENTS, AgentInfo, _LOADERS
+from .batch_player import BatchPlayer
+from .numba_player import NumbaAgent
+from .python_player import PythonPlayer
+
+
+def _name_of(agent) -> str:
+    name = getattr(agent, "name", None)
+    if isinstance(name, str) and name:
+        return name
+    if inspect.isfunction(agent) or hasattr(agent, "py_func"):
+        return getattr(agent, "__name__", None) or agent.py_func.__name__
+    return type(agent).__name__
+
+
+def _digest(agent) -> str:
+    """A digest of the agent's source: its module's file (or the code object's text)."""
+    target = agent.policy if isinstance(agent, NumbaAgent) else agent
+    target = getattr(target, "py_func", target)
+    if not (inspect.isfunction(target) or inspect.isclass(target)):
+        target = type(target)
+    try:
+        path = inspect.getsourcefile(target)
+        with open(path, "rb") as f:
+            data = f.read()
+    except (TypeError, OSError):
+        try:
+            data = inspect.getsource(target).encode()
+        except (TypeError, OSError):
+            return ""
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+def _player(agent, name):
+    if hasattr(agent, "py_func") and hasattr(agent, "overloads"):  # a Numba dispatcher
+        agent = NumbaAgent(agent, name=name)
+    if isinstance(agent, NumbaAgent):
+        return agent.player(name)
+    if callable(getattr(agent, "act_batch", None)):
+        return BatchPlayer(name, agent.act_batch, getattr(agent, "reset", None))
+    if callable(getattr(agent, "act", None)):
+        return PythonPlayer(name, agent.act, getattr(agent, "reset", None))
+    if callable(agent) and not inspect.isclass(agent):
+        return PythonPlayer(name, agent)
+    raise TypeError(f"agent: expected a built-in agent's name ({', '.join(AGENTS)}), an "
+                    f"import path 'module:attr' or 'file.py:attr', or an agent: an object "
+                    f"with act(obs) or act_batch(obs), a function obs -> move, or a Numba "
+                    f"policy; got {type(agent).__name__} {agent!r:.60}")
+
+
+def register(agent, name: str | None = None, source: str = "") -> str:
+    """Register ``agent`` (an object) under ``name`` (default: its own name); return it."""
+    name = name or _name_of(agent)
+    if name in AGENTS:
+        raise ValueError(f"agent: your agent's name {name!r} is a built-in agent's; give it "
+                         "another (a `name` attribute, or NumbaAgent(..., name=...))")
+    old = USER_AGENTS.get(name)
+    if old is not None and getattr(old.player, "source_object", None) is agent:
+        return name
+    player = _player(agent, name)
+    player.source_object = agent
+    doc = (inspect.getdoc(agent) or "").split("\n")[0] or f"your agent {name}"
+    USER_AGENTS[name] = AgentInfo(0, "user", doc, player=player, source=source,
+                                  digest=_digest(agent))
+    return name
+
+
+def load(path: str):
+    """The agent object at import path ``path``: ``"module.sub:attr"`` or
+    ``"path/to/file.py:attr"`` (a class there is instantiated with no arguments)."""
+    where, _, attr = path.rpartition(":")
+    if not where or not attr:
+        raise ValueError(f"agent: {path!r} is not an import path; write 'module:attr' or "
+                         "'path/to/file.py:attr'")
+    try:
+        if where.endswith(".py") or os.sep in where or "/" in where:
+            if not os.path.isfile(where):
+                raise ValueError(f"agent: {path!r}: no file {where!r}")
+            key = "fastsweep_user_" + hashlib.sha256(os.path.abspath(where).encode()).hexdigest()[:12]
+            module = sys.modules.get(key)
+            if module is None:
+                spec = importlib.util.spec_from_file_location(key, where)
+                module = importlib.util.module_from_spec(spec)
+                sys.modules[key] = module  # (before running it: dataclasses and pickle need it)
+                try:
+                    spec.loader.exec_module(module)
+                except BaseException:
+                    del sys.modules[key]
+                    raise
+        else:
+            module = importlib.import_module(where)
+    except ValueError:
+        raise
+    except Exception as e:
+        raise ValueError(f"agent: {path!r}: importing {where!r} failed: {type(e).__name__}: "
+                         f"{e}") from e
+    obj = module
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise ValueError(f"agent: {path!r}: {where!r} has no attribute {part!r}")
+        obj = getattr(obj, part)
+    if inspect.isclass(obj):
+        try:
+            obj = obj()
+        except Exception as e:
+            raise ValueError(f"agent: {path!r}: {attr}() failed: {type(e).__name__}: {e}") from e
+    return obj
+
+
+def _load_path(path: str) -> str:
+    return register(load(path), name=path, source=path)
+
+
+_LOADERS[:] = [_load_path]
+
+
+def resolve_agent(agent) -> str:
+    """The registry name of ``agent`` (see the module's doc), registering it if new.
+
+    >>> resolve_agent("basic")
+    'basic'
+    >>> def careful(obs):
+    ...     return (0, 0)
+    >>> resolve_agent(careful)
+    'careful'
+    """
+    if isinstance(agent, str):
+        if agent in AGENTS or agent in USER_AGENTS:
+            return agent
+        if ":" in agent:
+            return _load_path(agent)
+        raise ValueError(f"agent: unknown agent {agent!r}; known agents: {', '.join(AGENTS)}"
+                         f"{''.join(', ' + a for a in USER_AGENTS)}; or your own: an import "
+                         "path 'module:attr' or 'path/to/file.py:attr', or an agent object")
+    return register(agent)

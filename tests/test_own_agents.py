@@ -1,0 +1,379 @@
+"""Users' own agents (``fastsweep.user``): Python, batched and Numba agents play the same
+games as the built-in agents they copy, see only what they may know, get exact inference
+on what they observed, and every bad agent or move gets one clear error.
+"""
+import os
+import re
+import runpy
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import fastsweep
+from fastsweep.kernels.engine import layout as kl
+from fastsweep.user import AgentError, Observation
+from fastsweep.user.observation import Knowledge, _Game
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "examples"))
+
+from basic_python import Basic  # noqa: E402
+
+COLS = ["flagged", "detonated", "revealed", "guesses", "moves", "won", "score",
+        "wrong_flags", "safe_detonations"]
+RULES = [dict(), dict(mine_count=True), dict(rules="classic"),
+         dict(rules="classic", mine_count=True)]
+
+
+def first_hidden(obs):
+    """The next hidden cell of the game's guess order (the built-in random guess)."""
+    cell = next(c for c in obs.order if obs.view.flat[c] == -1)
+    return divmod(int(cell), obs.view.shape[1])
+
+
+@pytest.mark.parametrize("kw", RULES, ids=["kg", "kg-total", "classic", "classic-total"])
+def test_python_basic_plays_the_built_in_basic_games(kw):
+    mine = fastsweep.run(Basic(), (7, 9), density=0.2, games=80, seed=3, **kw)
+    ref = fastsweep.run("basic", (7, 9), density=0.2, games=80, seed=3, **kw)
+    assert mine[COLS].equals(ref[COLS])
+    assert (mine.agent == "Basic").all() and (mine.game == ref.game).all()
+
+
+@pytest.mark.parametrize("kw", RULES[::3], ids=["kg", "classic-total"])
+def test_numba_basic_plays_the_built_in_basic_games(kw):
+    from basic_numba import agent
+    for size, games in (((30, 30), 200), ((5, 6), 200)):
+        mine = fastsweep.run(agent, size, density=0.2, games=games, seed=5, **kw)
+        ref = fastsweep.run("basic", size, density=0.2, games=games, seed=5, **kw)
+        assert mine[COLS].equals(ref[COLS]), (size, kw)
+
+
+class FirstHiddenBatch:
+    """first_hidden for a batch (numpy)."""
+
+    def act_batch(self, obs):
+        b = obs.view.shape[0]
+        hidden = obs.view.reshape(b, -1) == -1
+        first = np.take_along_axis(hidden, obs.order, axis=1).argmax(axis=1)
+        assert not obs.view.flags.writeable and obs.active.any()
+        return fastsweep.reveal(obs.order[np.arange(b), first])
+
+
+@pytest.mark.parametrize("rules", ["keep-going", "classic"])
+def test_a_batched_agent_plays_the_games_of_its_single_game_form(rules):
+    a = fastsweep.run(FirstHiddenBatch(), 6, mines=7, games=300, seed=2, rules=rules)
+    b = fastsweep.run(first_hidden, 6, mines=7, games=300, seed=2, rules=rules)
+    assert a[COLS].equals(b[COLS])
+    t = fastsweep.play(FirstHiddenBatch(), 6, mines=7, seed=2, game=4, rules=rules)
+    assert t.result["moves"] == b.moves[4] and t.result["flagged"] == b.flagged[4]
+
+
+class Recorder:
+    """Keeps every observation (and checks what an agent is told)."""
+
+    def __init__(self):
+        self.seen = []
+        self.infos = []
+
+    def reset(self, info):
+        self.infos.append(info)
+
+    def act(self, obs):
+        self.seen.append(obs)
+        return first_hidden(obs)
+
+
+def test_an_observation_holds_only_what_the_agent_may_know():
+    rec = Recorder()
+    fastsweep.run(rec, (5, 6), mines=6, games=3, seed=9, mine_count=True)
+    assert [i.game for i in rec.infos] == [0, 1, 2] and rec.infos[0].mines == 6
+    assert set(Observation.__slots__) == {"view", "mines", "move", "last", "_game"}
+    assert set(_Game.__slots__) == {"info", "order_src", "_order", "_rng", "_knowledge", "log"}
+    n = 30
+    for obs in rec.seen:
+        assert obs.view.shape == (5, 6) and obs.view.dtype == np.int8
+        assert not obs.view.flags.writeable and not obs.order.flags.writeable
+        with pytest.raises(ValueError):
+            obs.view[0, 0] = 0
+        assert obs.mines == 6 and obs.rules == "keep-going" and obs.first_click == "any"
+        assert sorted(obs.order.tolist()) == list(range(n))
+        k = obs.knowledge
+        truth = kl.regions(5, 6)["TRUTH"]
+        assert not k._S.ravel()[truth[0]:truth[0] + truth[1]].any()  # no board behind it
+    moves = [o.move for o in rec.seen]
+    assert moves[0] == 1 and all(b == a + 1 for a, b in zip(moves, moves[1:]) if b != 1)
+    # a detonation shows as -3 (keep-going), then counts as a known mine
+    assert any((o.view == -3).any() for o in rec.seen)
+    # the rng: seeded from (seed, game), the same in every run
+    a = Recorder()
+    fastsweep.run(a, (5, 6), mines=6, games=1, seed=9)
+    assert a.seen[0].rng.integers(1 << 30) == np.random.default_rng([9, 0]).integers(1 << 30)
+
+
+def test_the_guess_order_is_the_built_in_agents_one():
+    rec = Recorder()
+    fastsweep.run(rec, 6, mines=5, games=1, seed=4)
+    t = fastsweep.play("basic", 6, mines=5, seed=4)
+    first = rec.seen[0].last
+    assert (first[0], first[1]) == (t.moves.row[0], t.moves.col[0])
+    assert rec.seen[0].order[0] == t.moves.cell_index[0]
+
+
+class Checker:
+    """Compares obs.knowledge with the public inference API on every move."""
+
+    checked = 0
+
+    def act(self, obs):
+        p = obs.knowledge.mine_probabilities()
+        assert np.allclose(p, fastsweep.mine_probabilities(obs), atol=1e-12)
+        safe, mine = obs.knowledge.deduce()
+        s2, m2 = fastsweep.deduce(obs)
+        assert (safe == s2).all() and (mine == m2).all()
+        Checker.checked += 1
+        hidden = obs.view == -1
+        if (safe & hidden).any():
+            return fastsweep.Safe(*np.argwhere(safe & hidden)[0])
+        if (mine & hidden).any():
+            return fastsweep.Flag(*np.argwhere(mine & hidden)[0])
+        return first_hidden(obs)
+
+
+@pytest.mark.parametrize("kw", RULES[:2], ids=["no-total", "total"])
+def test_knowledge_agrees_with_the_inference_api_move_by_move(kw):
+    df = fastsweep.run(Checker(), (6, 7), mines=9, games=25, seed=1, **kw)
+    assert Checker.checked > 300
+    assert (df.safe_detonations == 0).all() and (df.wrong_flags == 0).all()
+
+
+def test_the_inference_api_reads_detonations_and_blanks():
+    v = np.array([[1, -3, -1], [1, 1, -1]], np.int8)
+    p = fastsweep.mine_probabilities(v, mines=1)
+    assert p[0, 1] == 1.0 and p[0, 2] == 0.0 and p[1, 2] == 0.0
+    blank = np.array([[-4, -1], [-1, -1]], np.int8)  # revealed, nothing shown
+    p = fastsweep.mine_probabilities(blank, mines=1)
+    assert np.allclose(p[blank == -1], 1 / 3) and p[0, 0] == 0.0
+
+
+def test_numba_blocks_agree_with_the_inference_api():
+    from fastsweep.user.blocks import NO_RULE, analyse_view, single_clue_move
+    rng = np.random.default_rng(0)
+    checked = 0
+    for g in range(40):
+        t = fastsweep.play("probability", (5, 6), mines=7, seed=int(rng.integers(1 << 30)),
+                           mine_count=True)
+        k = int(rng.integers(1, len(t.moves)))
+        v = np.full(30, -1, np.int8)
+        for m in t.moves.itertuples():
+            if m.move > k:
+                break
+            v[m.cell_index] = -2 if m.out == -2 else (-3 if m.out == -1 else m.out)
+        v = v.reshape(5, 6)
+        for mines in (-1, 7):
+            prob = np.zeros(30)
+            ded = np.zeros(30, np.int8)
+            assert analyse_view(v, mines, 0.5, True, prob, ded)
+            ref = fastsweep.mine_probabilities(v, None if mines < 0 else mines)
+            assert np.allclose(prob.reshape(5, 6), ref, atol=1e-12)
+            checked += 1
+        move = single_clue_move(v)
+        if move != NO_RULE:
+            kind, cell = divmod(int(move), 1 << 32)
+            safe, mine = fastsweep.deduce(v)
+            assert (safe if kind == 1 else mine).ravel()[cell]
+    assert checked == 80
+
+
+# ---- bad agents and bad moves --------------------------------------------------------
+
+def _raises(obs):
+    if obs.move > 2:
+        return {}["boom"]
+    return first_hidden(obs)
+
+
+@pytest.mark.parametrize("move, says", [
+    ((0, 99), "off the 5x5 board"), ((float("nan"), 1), "must be integers"),
+    ("a1", "a move is (row, col)"), ((True, 1), "must be integers"),
+    ((1, 2, 3), "a move is (row, col)"), (None, "a move is (row, col)")])
+def test_an_illegal_move_is_refused_naming_agent_game_and_move(move, says):
+    def bad(obs):
+        return move
+    with pytest.raises(ValueError, match=f"agent 'bad', game 0, move 2: returned .*{re.escape(says)}"):
+        fastsweep.run(bad, 5, mines=3)
+
+
+def test_a_revealed_cell_or_a_raising_agent_is_named():
+    def again(obs):
+        return obs.last
+    with pytest.raises(ValueError, match=r"agent 'again', game 0, move 2: returned \(.*not hidden"):
+        fastsweep.run(again, 5, mines=3)
+    with pytest.raises(AgentError, match=r"agent '_raises', game 0, move 4: raised KeyError") as e:
+        fastsweep.run(_raises, 5, mines=3)
+    assert isinstance(e.value.__cause__, KeyError)
+
+
+def test_bad_agents_and_batches_are_refused_clearly():
+    with pytest.raises(ValueError, match="'basic' is a built-in agent's"):
+        fastsweep.run(type("basic", (), {"act": lambda self, obs: (0, 0)})(), 5, mines=3)
+    with pytest.raises(TypeError, match="an object with act"):
+        fastsweep.run(42, 5, mines=3)
+    with pytest.raises(ValueError, match="unknown agent 'nosuch'"):
+        fastsweep.run("nosuch", 5, mines=3)
+    with pytest.raises(ValueError, match="no file"):
+        fastsweep.run("nowhere/agent.py:A", 5, mines=3)
+    with pytest.raises(ValueError, match="has no attribute 'Nope'"):
+        fastsweep.run("basic_python:Nope", 5, mines=3)
+
+    class Shape:
+        def act_batch(self, obs):
+            return np.zeros(3, np.int64)
+
+    class Floats:
+        def act_batch(self, obs):
+            return np.zeros(obs.view.shape[0])
+
+    with pytest.raises(ValueError, match=r"shape \(4,\)"):
+        fastsweep.run(Shape(), 5, mines=3, games=4)
+    with pytest.raises(ValueError, match="dtype float64"):
+        fastsweep.run(Floats(), 5, mines=3, games=4)
+
+
+def test_a_numba_agents_bad_move_is_named():
+    from numba import njit
+
+    @njit
+    def bad_numba(view, info, order, memory):
+        return fastsweep.reveal(order[0])  # the opening cell: already revealed
+
+    with pytest.raises(ValueError, match=r"agent 'bad_numba', game 0, move 2: returned "
+                                         r"\(\d, \d\).*not hidden"):
+        fastsweep.run(bad_numba, 5, mines=3, first_cell="random")
+
+
+# ---- everywhere an agent goes --------------------------------------------------------
+
+def test_a_trace_of_your_agent_reads(tmp_path):
+    t = fastsweep.play(Basic(), 6, mines=5, seed=2, mine_count=True)
+    assert t.moves.reason.iloc[0].startswith("opening move")
+    assert t.moves.reason.iloc[1:].str.startswith("your agent's").all()
+    assert "deduced safe" in " ".join(t.moves.reason) and "flag" in " ".join(t.moves.reason)
+
+
+def test_sweep_pairs_your_agent_and_refuses_changed_code(tmp_path):
+    src = tmp_path / "agent_file.py"
+    src.write_text("def mine(obs):\n"
+                   "    c = next(c for c in obs.order if obs.view.flat[c] == -1)\n"
+                   "    return divmod(int(c), obs.view.shape[1])\n")
+    path = f"{src}:mine"
+    out = tmp_path / "out"
+    r = fastsweep.sweep(["basic", path], sizes=[6], mines=[5], games=40, mine_count=[False],
+                        out=str(out), workers=2, quiet=True)
+    assert set(r.summary.agent) == {"basic", path}
+    import json
+    own = json.loads((out / "params.json").read_text())["own_agents"]
+    assert own[path]["source"] == path and len(own[path]["digest"]) == 16
+    again = fastsweep.sweep(["basic", path], sizes=[6], mines=[5], games=40,
+                            mine_count=[False], out=str(out), workers=1, quiet=True)
+    assert again.summary.mean_score.tolist() == r.summary.mean_score.tolist()
+    src.write_text(src.read_text() + "# changed\n")
+    from fastsweep.agents import USER_AGENTS
+    del USER_AGENTS[path]  # (a new process would load the changed file)
+    import sys as _sys
+    _sys.modules.pop(next(k for k in _sys.modules if k.startswith("fastsweep_user_")), None)
+    with pytest.raises(ValueError, match="played by other code"):
+        fastsweep.sweep(["basic", path], sizes=[6], mines=[5], games=40, mine_count=[False],
+                        out=str(out), workers=1, quiet=True)
+
+
+def test_the_cli_plays_and_checks_an_agent_by_path(tmp_path):
+    env = dict(os.environ, FASTSWEEP_NO_VENV="1")
+    agent = os.path.join(ROOT, "examples", "basic_python.py") + ":Basic"
+    run = subprocess.run([sys.executable, "-m", "fastsweep", "run", "--agent", agent,
+                          "--size", "6", "--mines", "5", "--games", "20"],
+                         capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert f"agent {agent}" in run.stdout and "games            20" in run.stdout
+    bad = tmp_path / "bad.py"
+    bad.write_text("def cheat(obs):\n    import fastsweep\n"
+                   "    c = next(c for c in obs.order if obs.view.flat[c] == -1)\n"
+                   "    return fastsweep.Safe(*divmod(int(c), obs.view.shape[1]))\n")
+    chk = subprocess.run([sys.executable, "-m", "fastsweep", "check-agent", f"{bad}:cheat",
+                          "--games", "5", "--no-workers"], capture_output=True, text=True,
+                         env=env, cwd=tmp_path)
+    assert chk.returncode == 1 and "FAIL" in chk.stdout and "(Safe) was a mine" in chk.stdout
+
+
+def test_check_agent_passes_good_agents_and_lists_failures():
+    r = fastsweep.check_agent(Basic(), games=6)
+    assert r.passed and r.games == 36 and r.us_per_move > 0
+
+    def cheat(obs):
+        return fastsweep.Safe(*first_hidden(obs))
+    r = fastsweep.check_agent(cheat, games=6, workers=False, raise_on_failure=False)
+    assert not r.passed and any("(Safe) was a mine" in f for f in r.failures)
+    with pytest.raises(AssertionError, match="failed"):
+        fastsweep.check_agent(cheat, games=6, workers=False)
+
+
+@pytest.mark.parametrize("example", ["basic_python.py", "batched_numpy.py", "basic_numba.py"])
+def test_the_examples_run(example, capsys):
+    runpy.run_path(os.path.join(ROOT, "examples", example), run_name="__main__")
+    out = capsys.readouterr().out
+    assert out and "False" not in out, out
+
+
+@pytest.mark.slow
+def test_the_lowest_probability_example_runs(capsys):
+    runpy.run_path(os.path.join(ROOT, "examples", "lowest_numba.py"), run_name="__main__")
+    assert "win rate" in capsys.readouterr().out
+
+
+def test_the_readme_section_runs(capsys):
+    pytest.importorskip("gymnasium")
+    text = open(os.path.join(ROOT, "README.md")).read()
+    section = text[text.index("## Your own agent"):text.index("## Exact inference")]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert len(blocks) == 3
+    for code in blocks:
+        exec(compile(code, "README.md (Your own agent)", "exec"), {})
+    out = capsys.readouterr().out.split("\n")
+    assert out[0].startswith("FirstHidden ") and 0 <= float(out[1]) <= 1
+    assert out[2] == "(64, 9, 9)"
+
+
+def test_dask_workers_import_your_agent_by_path(tmp_path):
+    pytest.importorskip("dask.distributed")
+    path = os.path.join(ROOT, "examples", "basic_python.py") + ":Basic"
+    kw = dict(sizes=[5], mines=[4], games=12, mine_count=[False], quiet=True, seed=3)
+    d = fastsweep.sweep(["basic", path], workers=2, backend="dask", **kw)
+    p = fastsweep.sweep(["basic", path], workers=1, **kw)
+    assert d.summary.mean_score.tolist() == p.summary.mean_score.tolist()
+    assert d.summary.mean_score.iloc[0] == d.summary.mean_score.iloc[1]  # basic's games
+    with pytest.raises(ValueError, match="no import path, so Dask's workers cannot load it"):
+        fastsweep.sweep(["basic", Basic()], workers=2, backend="dask", **kw)
+
+
+@pytest.mark.parametrize("which", ["python", "numba"])
+def test_the_advisor_plays_your_agent_as_the_game_does(which):
+    from fastsweep.advisor.manual import guess_order
+    if which == "python":
+        agent = Basic()
+    else:
+        from basic_numba import agent
+    kw = dict(first_cell="corner", first_click="safe", mine_count=True)
+    for seed in (3, 4):
+        t = fastsweep.play(agent, 6, mines=5, seed=seed, **kw)
+        g = fastsweep.ManualGame([[-1] * 6] * 6, mines=5, agent=agent,
+                                 order=guess_order(6, 6, seed))
+        asked = []
+        while g.pending() is not None:
+            r, c = g.pending()["cell"]
+            asked.append((r, c))
+            g.answer(-1 if t.mines[r, c] else int(t.clues[r, c]))
+        reveals = t.moves[t.moves.action != "flag"]
+        assert asked == list(zip(reveals.row, reveals.col))
+    a = fastsweep.advise([[1, -1, -1], [1, -1, -1], [-1, -1, -1]], mines=2, agent=agent)
+    assert a.reason == "your agent's guess" and a.action == "guess"
