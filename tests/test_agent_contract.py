@@ -34,6 +34,7 @@ from fastsweep.options import GAME, make_config
 from fastsweep.kernels.engine import layout as ke
 from fastsweep.kernels.engine import game as kg
 from fastsweep.runner import play_chunk
+from fastsweep.user.check import batch_problems
 
 RULES = ["keep-going", "classic"]
 MINE_COUNT = [False, True]
@@ -187,42 +188,10 @@ def reference_batch(batches, cfg, name):
 # ---- 1 and 2: soundness and termination, from the batch runner -------------------------
 
 def check_batch(cfg, out, fst, fmine, where):
-    n = cfg.cells
-    classic = cfg.rules == "classic"
-    flagged, detonated = fst == ke.FLAGGED, fst == ke.DETONATED
-    revealed, hidden = fst == ke.REVEALED, fst == ke.HIDDEN
-    is_mine = fmine == 1
-    # 1. soundness: the kernel's own counters and the final boards
-    assert (out[:, kg.OUT_WRONG_FLAGS] == 0).all(), (where, "a flag on a safe cell (counter)")
-    assert (out[:, kg.OUT_SAFE_DETONATIONS] == 0).all(), (where, "a deduced-safe cell detonated")
-    assert is_mine[flagged].all(), (where, "a flag on a safe cell (board)")
-    assert is_mine[detonated].all() and not is_mine[revealed].any(), where
-    # the board and the counts
-    assert (is_mine.sum(1) == cfg.mines).all() and (out[:, kg.OUT_MINES] == cfg.mines).all(), where
-    if cfg.layout is not None:
-        assert (fmine == cfg.layout[None, :]).all(), (where, "the explicit layout")
-    assert (out[:, kg.OUT_FLAGGED] == flagged.sum(1)).all(), where
-    assert (out[:, kg.OUT_DETONATED] == detonated.sum(1)).all(), where
-    assert (out[:, kg.OUT_REVEALED] == revealed.sum(1)).all(), where
-    assert (out[:, kg.OUT_MOVES] == n - hidden.sum(1)).all(), (where, "a move resolves one cell")
-    assert (out[:, kg.OUT_GUESSES] >= 1).all(), (where, "the opening is a guess")
-    assert (out[:, kg.OUT_DETONATED] <= out[:, kg.OUT_GUESSES]).all(), where
-    assert (out[:, kg.OUT_GUESSES] <= out[:, kg.OUT_MOVES]).all(), where
-    assert (out[:, kg.OUT_WON] == (out[:, kg.OUT_DETONATED] == 0)).all(), where
-    # 2. termination
-    if not classic:
-        assert not hidden.any(), (where, "keep-going left a hidden cell")
-        assert (out[:, kg.OUT_MOVES] == n).all(), where
-        assert ((flagged | detonated) == is_mine).all(), where
-    else:
-        assert (out[:, kg.OUT_DETONATED] <= 1).all(), (where, "classic went on after a detonation")
-        won = out[:, kg.OUT_WON] == 1
-        safe_done = (revealed | is_mine).all(1)  # every safe cell revealed
-        assert (safe_done[won]).all(), (where, "classic stopped before winning")
-        assert (out[won, kg.OUT_REVEALED] == n - cfg.mines).all(), where
-    first = cfg.first_cell_index()
-    if cfg.first_click != "any" and first >= 0:
-        assert (fst[:, first] == ke.REVEALED).all(), (where, "the safe opening is revealed")
+    """Checks 1 and 2 on a batch: ``fastsweep.check_agent``'s own batch check, so a
+    user's agent meets the very contract the built-in agents do."""
+    problems = batch_problems(cfg, out, fst, fmine)
+    assert not problems, (where, problems)
 
 
 @pytest.mark.parametrize("agent, rules, mine_count", ALL)

@@ -377,3 +377,25 @@ def test_the_advisor_plays_your_agent_as_the_game_does(which):
         assert asked == list(zip(reveals.row, reveals.col))
     a = fastsweep.advise([[1, -1, -1], [1, -1, -1], [-1, -1, -1]], mines=2, agent=agent)
     assert a.reason == "your agent's guess" and a.action == "guess"
+
+
+def test_the_contracts_batch_check_finds_each_fault():
+    from fastsweep.options import make_config
+    from fastsweep.runner import play_chunk
+    from fastsweep.user.check import batch_problems
+    from fastsweep.kernels.engine import game as kg
+    cfg = make_config("basic", 6, mines=8, rules="classic")
+    out, _, (fst, fmine) = play_chunk(cfg, 1, 0, 50, keep_boards=True)
+    assert batch_problems(cfg, out, fst, fmine) == []
+    faults = {"a flag on a safe cell": (kg.OUT_WRONG_FLAGS, 1),
+              "(Safe) was a mine": (kg.OUT_SAFE_DETONATIONS, 1),
+              "flag count disagrees": (kg.OUT_FLAGGED, 99),
+              "did not resolve exactly one cell": (kg.OUT_MOVES, 99)}
+    for says, (col, value) in faults.items():
+        bad = out.copy()
+        bad[7, col] = value
+        found = batch_problems(cfg, bad, fst, fmine)
+        assert any(says in p and p.startswith("game 7") for p in found), (says, found)
+    lost = fst.copy()
+    lost[3, lost[3] == kl.REVEALED] = kl.HIDDEN
+    assert any("game 3" in p for p in batch_problems(cfg, out, lost, fmine))

@@ -80,6 +80,8 @@ def batch_problems(cfg, out, fst, fmine) -> list:
         won = out[:, kg.OUT_WON] == 1
         bad(won & ~(revealed | is_mine).all(1), "classic rules: won before every safe cell was "
             "revealed")
+        bad(won & (out[:, kg.OUT_REVEALED] != n - cfg.mines), "classic rules: a won game's "
+            "reveal count is not the safe cells'")
     first = cfg.first_cell_index()
     if cfg.first_click != "any" and first >= 0:
         bad(fst[:, first] != kl.REVEALED, "the safe opening is not revealed")
