@@ -399,3 +399,34 @@ def test_the_contracts_batch_check_finds_each_fault():
     lost = fst.copy()
     lost[3, lost[3] == kl.REVEALED] = kl.HIDDEN
     assert any("game 3" in p for p in batch_problems(cfg, out, lost, fmine))
+
+
+def test_one_setting_gets_a_comparison_with_paired_win_rates(tmp_path):
+    import json
+    import pandas as pd
+    from fastsweep.viz.figures import plot_results
+    out = tmp_path / "cmp"
+    r = fastsweep.sweep(["basic", "probability", Basic()], sizes=[8], mines=[10],
+                        mine_count=[False], games=120, out=str(out), workers=1, quiet=True)
+    p = r.pairs.set_index(["agent_a", "agent_b"])
+    # Basic plays basic's very games: no difference at all, not even in the CI
+    assert (p.loc[("basic", "Basic"), ["mean_diff", "win_diff", "win_diff_low",
+                                         "win_diff_high"]] == 0).all()
+    s = r.summary.set_index("agent")
+    want = s.win_rate["probability"] - s.win_rate["basic"]
+    assert p.loc[("basic", "probability"), "win_diff"] == pytest.approx(want)
+    assert p.loc[("basic", "probability"), "win_diff_low"] < want
+    files = plot_results(str(out), formats=("png",), reference="probability")
+    assert str(out / "fig_compare.png") in files
+    t = pd.read_csv(out / "compare.csv")
+    assert t.agent.tolist() == ["basic", "probability", "Basic"]
+    assert t.win_diff.iloc[0] == pytest.approx(-want) and np.isnan(t.win_diff.iloc[1])
+    # a record's per-game wins are checked like its scores
+    chunks = next(out.glob("chunks*"))
+    lines = chunks.read_text().splitlines()
+    rec = json.loads(lines[0])
+    lab = next(iter(rec["ws"]))
+    rec["ws"][lab][0] = 1 - rec["ws"][lab][0]
+    chunks.write_text("\n".join([json.dumps(rec)] + lines[1:]) + "\n")
+    with pytest.raises(ValueError, match="per-game wins"):
+        fastsweep.load(str(out))

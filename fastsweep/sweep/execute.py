@@ -79,11 +79,12 @@ def run_task(task, seed, per_game=False):
     replay)]); a replayed member (already in the folder, played again only to pair it
     with a newcomer) gets no per-game rows. Scores are kept as integers (flagged mines;
     the board's mine count divides them later) so sums are exact and independent of the
-    order chunks are combined in; ``xs`` keeps each game's score, which pairs any member
-    added later with these games without playing them again.
+    order chunks are combined in; ``xs`` keeps each game's score and ``ws`` whether it
+    was won (since 2026-11-29), which pair any member added later with these games
+    without playing them again.
     """
     b, key, k, first, games, members = task
-    rec = {"key": key, "k": k, "first": first, "games": games, "m": {}, "xs": {}}
+    rec = {"key": key, "k": k, "first": first, "games": games, "m": {}, "xs": {}, "ws": {}}
     frames = []
     for label, cfg, replay in members:
         try:
@@ -98,6 +99,7 @@ def run_task(task, seed, per_game=False):
         x = (out[:, kg.OUT_FLAGGED] - out[:, kg.OUT_WRONG_FLAGS] if cfg.mines > 0
              else np.ones(games, np.int64))
         rec["xs"][label] = x.tolist()
+        rec["ws"][label] = out[:, kg.OUT_WON].astype(int).tolist()  # (paired win rates)
         rec["m"][label] = {
             "n": games, "x1": int(x.sum()), "x2": int((x * x).sum()),
             "wins": int(out[:, kg.OUT_WON].sum()), "det": int(out[:, kg.OUT_DETONATED].sum()),

@@ -101,6 +101,12 @@ def record_problem(rec, params, chunk_of_key) -> str | None:
     if not isinstance(xs, dict) or any(not isinstance(v, list) or len(v) != games
                                        for v in xs.values()):
         return "per-game scores of the wrong length"
+    ws = rec.get("ws", {})
+    if not isinstance(ws, dict) or any(not isinstance(v, list) or len(v) != games
+                                       or any(w not in (0, 1) for w in v)
+                                       or (lab in m and sum(v) != m[lab].get("wins"))
+                                       for lab, v in ws.items()):
+        return "per-game wins (ws) not 0/1, of the wrong length or not summing to the wins"
     c = chunk_of_key.get(key)
     if c is not None and (first != k * c or games > c):
         return f"games {first}.. of chunk {k} do not match the board's chunks of {c} games"

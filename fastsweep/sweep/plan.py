@@ -63,7 +63,8 @@ class _Plan:
             if k >= self.kmax[b] or rec["games"] != self.games_in(b, k):
                 continue
             used = True
-            cur = self.recs[b].setdefault(k, {"games": rec["games"], "m": {}, "xs": {}, "p": {}})
+            cur = self.recs[b].setdefault(k, {"games": rec["games"], "m": {}, "xs": {}, "ws": {},
+                                               "p": {}})
             for lab, m in rec["m"].items():
                 old = cur["m"].setdefault(lab, m)
                 if (old["n"], old["x1"], old["x2"]) != (m["n"], m["x1"], m["x2"]):
@@ -72,6 +73,7 @@ class _Plan:
                         f"folder's record (the engine changed since it was written); use a new "
                         f"folder")
             cur["xs"].update(rec.get("xs", {}))
+            cur["ws"].update(rec.get("ws", {}))
             cur["p"].update(rec.get("p", {}))
             for j, lab in enumerate(self.labels):
                 while (self.prefix[b][j] in self.recs[b]
@@ -108,6 +110,15 @@ class _Plan:
         if d is None:
             return None
         return (rec["m"][a]["x2"] + rec["m"][c]["x2"] - d[1]) // 2
+
+    def win_cross(self, b, k, i, j):
+        """Games of chunk k that members i and j both won, or None (a record from before
+        per-game wins were kept)."""
+        ws = self.recs[b][k].get("ws", {})
+        a, c = self.labels[i], self.labels[j]
+        if a in ws and c in ws:
+            return int(np.dot(np.asarray(ws[a], np.int64), np.asarray(ws[c], np.int64)))
+        return None
 
     def member_done(self, b, j):
         return self.kstar[b][j] is not None and self.prefix[b][j] >= self.kstar[b][j]

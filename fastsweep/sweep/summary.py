@@ -110,14 +110,20 @@ def summarize(plan) -> SweepResult:
                 us_per_game=sec / n * 1e6))
         for i, j in ((i, j) for i in range(len(plan.labels)) for j in range(i + 1, len(plan.labels))):
             ks = min(plan.kstar[b][i], plan.kstar[b][j])
-            n = d1 = d2 = 0
+            n = d1 = d2 = w1 = w2 = 0
             for k in range(ks):  # d = B - A: sums from each one's sums and their cross sum
                 rec = plan.recs[b][k]
                 ma, mb = rec["m"][plan.labels[i]], rec["m"][plan.labels[j]]
                 d1 += mb["x1"] - ma["x1"]
                 d2 += ma["x2"] + mb["x2"] - 2 * plan.cross(b, k, i, j)
                 n += rec["games"]
+                both = plan.win_cross(b, k, i, j)  # wins: x = x^2, so the same algebra
+                w1 += mb["wins"] - ma["wins"]
+                w2 = None if both is None or w2 is None else (
+                    w2 + ma["wins"] + mb["wins"] - 2 * both)
             m, sd, lo, hi = stats.paired_diff(n, d1, d2, scale)
+            wm, _, wlo, whi = (stats.paired_diff(n, w1, w2) if w2 is not None
+                               else (math.nan,) * 4)
             # for contrast: the half-width if the two means were independent samples
             ra, rb = rows[-len(plan.labels) + i], rows[-len(plan.labels) + j]
             unpaired = stats.Z95 * math.sqrt(ra["std_score"] ** 2 / ra["games"]
@@ -125,7 +131,8 @@ def summarize(plan) -> SweepResult:
             (aa, ma), (ab, mb) = plan.p["members"][i], plan.p["members"][j]
             prows.append(dict(key, agent_a=aa, mine_count_a=ma, agent_b=ab, mine_count_b=mb,
                               games=n, mean_diff=m, std_diff=sd, ci_low=lo, ci_high=hi,
-                              ci_half=(hi - lo) / 2, unpaired_half=unpaired))
+                              ci_half=(hi - lo) / 2, unpaired_half=unpaired,
+                              win_diff=wm, win_diff_low=wlo, win_diff_high=whi))
     return SweepResult(pd.DataFrame(rows), pd.DataFrame(prows), plan.p)
 
 

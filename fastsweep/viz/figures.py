@@ -15,8 +15,10 @@ import os
 
 import matplotlib.pyplot as plt
 import matplotlib.ticker as ticker
+import numpy as np
 import pandas as pd
 
+from .compare import compare_figure, comparison_table, one_setting
 from .style import (
     BAND_ALPHA, FORMATS, STYLE, agent_style, finish, label_axes, line_kw, members, panels,
     save,
@@ -271,7 +273,10 @@ def plot_time(table, base, formats=("pdf", "png")):
 def plot_results(results, kinds=KINDS, formats=("pdf", "png"), out=None, reference=None):
     """Every requested figure of a sweep folder into ``out`` (default: the folder itself):
     ``fig_<kind>`` for the whole sweep and, with several boards, ``fig_<kind>_HxW_rules``
-    for each (not for ``time``).
+    for each (not for ``time``). A sweep with one density a board (agents compared at one
+    setting) also gets ``fig_compare`` and its table ``compare.csv``
+    (:mod:`fastsweep.viz.compare`: win rates, scores and paired differences from
+    ``reference``).
 
     >>> plot_results("results/headline", kinds=["score"])  # doctest: +SKIP
     ['results/headline/fig_score.pdf', 'results/headline/fig_score.png']
@@ -300,4 +305,22 @@ def plot_results(results, kinds=KINDS, formats=("pdf", "png"), out=None, referen
             files += plot_diff(pairs, base, formats, reference)
         elif k == "time":
             files += plot_time(summary, base, formats)
+    if one_setting(summary) and summary.agent.nunique() + summary.mine_count.nunique() > 2:
+        # agents compared at one setting: their own figure (a density axis would be empty)
+        keys = [k for k in BOARD_KEYS if k in summary]
+        groups = _groups(summary, keys)
+        varying = [k for k in keys if summary[k].nunique() > 1]
+        for key, g in groups:
+            gp = pairs
+            if len(pairs):
+                at = np.ones(len(pairs), bool)
+                for k, v in key.items():
+                    at &= pairs[k].to_numpy() == v
+                gp = pairs[at]
+            suffix = "" if len(groups) == 1 else _suffix(key, varying)
+            files += save(compare_figure(g, gp, reference),
+                          os.path.join(out, "fig_compare" + suffix), formats)
+        path = os.path.join(out, "compare.csv")  # the figure's numbers, every board
+        comparison_table(summary, pairs, reference).to_csv(path, index=False)
+        files.append(path)
     return files
