@@ -22,9 +22,9 @@ from .advisor.position_text import parse_position
 from .runner import run
 from .sweep import load, sweep  # sweep: the function; the module stays importable
 from .trace import play
-from .user import AgentError, Flag, NumbaAgent, Safe, check_agent, flag, reveal, safe
+from .user import AgentError, Flag, Guess, NumbaAgent, Safe, check_agent, flag, reveal, safe
 
 __all__ = ["AGENTS", "Advice", "ManualGame", "advise", "deduce", "hard_board", "load",
            "mine_probabilities", "outcome_probabilities", "parse_position", "play", "run",
-           "sweep", "AgentError", "check_agent", "Flag", "NumbaAgent", "Safe", "flag", "reveal", "safe"]
+           "sweep", "AgentError", "check_agent", "Flag", "Guess", "NumbaAgent", "Safe", "flag", "reveal", "safe"]
 __version__ = "0.1.0"

@@ -267,8 +267,9 @@ def play(agent, size, mines=None, density=None, seed=0, game=0, **options) -> Tr
     probs = np.full(n, np.nan)
     final = np.zeros((3, n), np.int32)
     out = np.zeros((1, kg.OUT_LEN), np.int64)
-    kernels_for(cfg.agent).play_traced(params, fparams, lay, int(game), moves, probs, final,
-                                       out)
+    player = kernels_for(cfg.agent)
+    player.play_traced(params, fparams, lay, int(game), moves, probs, final, out)
+    own = getattr(player, "reasons", None) or {}  # a user's agent's own reasons, by move
     o = out[0]
     k = int(o[kg.OUT_MOVES])
     mv = moves[:k]
@@ -281,8 +282,9 @@ def play(agent, size, mines=None, density=None, seed=0, game=0, **options) -> Tr
         "row": cell // w,
         "col": cell % w,
         "outcome": [_outcome(x, final[2, c], cfg.noise != "none") for x, c in zip(outc, cell)],
-        "reason": _prior_notes(cfg, cell, outc, why, [reason_text(y, r, aa, p, w) for y, r, aa, p
-                                                      in zip(why, ref, a, probs[:k])]),
+        "reason": _prior_notes(cfg, cell, outc, why, [
+            own.get(i) or reason_text(y, r, aa, p, w)
+            for i, (y, r, aa, p) in enumerate(zip(why, ref, a, probs[:k]))]),
         "kind": kind,
         "cell_index": cell,
         "out": outc,

@@ -430,3 +430,13 @@ def test_one_setting_gets_a_comparison_with_paired_win_rates(tmp_path):
     chunks.write_text("\n".join([json.dumps(rec)] + lines[1:]) + "\n")
     with pytest.raises(ValueError, match="per-game wins"):
         fastsweep.load(str(out))
+
+
+def test_a_python_agents_own_reasons_are_in_its_trace():
+    def explained(obs):
+        r, c = first_hidden(obs)
+        return fastsweep.Guess(r, c, why=f"my rule {obs.move}")
+    t = fastsweep.play(explained, 5, mines=3, seed=1)
+    assert t.moves.reason.iloc[1:].tolist() == [f"my rule {m}" for m in range(1, len(t.moves))]
+    with pytest.raises(ValueError, match="why must be a string"):
+        fastsweep.run(lambda obs: fastsweep.Flag(0, 0, why=1), 5, mines=3)

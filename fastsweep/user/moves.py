@@ -18,33 +18,37 @@ MOVE_UNIT = ku.MOVE_UNIT
 
 
 class Guess(NamedTuple):
-    """Reveal ``(row, col)``, not known to be safe (the same as returning the pair)."""
+    """Reveal ``(row, col)``, not known to be safe (the same as returning the pair).
+    ``why`` (optional, on each move record): the move's reason, shown in its trace."""
 
     row: int
     col: int
+    why: str = ""
 
 
 class Safe(NamedTuple):
     """Reveal ``(row, col)``, which the agent deduced safe: it is not counted as a guess,
     and were it a mine the game's ``safe_detonations`` would say so.
 
-    >>> Safe(2, 3)
-    Safe(row=2, col=3)
+    >>> Safe(2, 3, why="the 1 at (1,3) has its mine")
+    Safe(row=2, col=3, why='the 1 at (1,3) has its mine')
     """
 
     row: int
     col: int
+    why: str = ""
 
 
 class Flag(NamedTuple):
     """Flag ``(row, col)`` as a mine (flags are final).
 
     >>> Flag(0, 1)
-    Flag(row=0, col=1)
+    Flag(row=0, col=1, why='')
     """
 
     row: int
     col: int
+    why: str = ""
 
 
 _KIND = {Guess: ku.MOVE_GUESS, Safe: ku.MOVE_SAFE, Flag: ku.MOVE_FLAG}
@@ -112,7 +116,11 @@ def encode(move, height: int, width: int) -> int:
     (the caller adds the agent, game and move number)."""
     t = type(move)
     kind = _KIND.get(t, ku.MOVE_GUESS)
-    if (t is tuple or t in _KIND) and len(move) == 2:
+    if t in _KIND:
+        if not isinstance(move.why, str):
+            raise ValueError(f"returned {move!r:.80}: why must be a string (the move's reason)")
+        move = (move.row, move.col)
+    if t is tuple and len(move) == 2 or t in _KIND:
         r, c = move
         if type(r) is int and type(c) is int and 0 <= r < height and 0 <= c < width:
             return r * width + c + kind * MOVE_UNIT  # (the common case, without ABC checks)

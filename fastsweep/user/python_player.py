@@ -17,7 +17,9 @@ import numpy as np
 from ..kernels.agents import user as ku
 from ..kernels.agents.family import MODE_BATCH, MODE_BLIND, MODE_TRACED
 from ..kernels.engine import game as kg
-from .moves import ERRORS, describe, encode
+from .moves import ERRORS, Flag, Guess, Safe, describe, encode
+
+_RECORDS = (Guess, Safe, Flag)
 from .observation import FIRST_CLICK, RULES, GameInfo, Observation, _Game
 
 
@@ -69,6 +71,7 @@ class PythonPlayer:
         self.name = name
         self.act = act
         self.reset = reset
+        self.reasons = {}
 
     def _game(self, board, params, layout, game, seed, classic, tape=None):
         """Play one game on ``board``; return its moves (the view's log)."""
@@ -105,8 +108,11 @@ class PythonPlayer:
                                  f"{describe(code, w)}, which is refused: {ERRORS[st]}")
             cell = code % ku.MOVE_UNIT
             log.append((cell, int(board.view[cell])))
+            if type(mv) in _RECORDS and mv.why:
+                self.reasons[move] = mv.why  # (move index in the trace: moves made before it)
 
     def _play(self, mode, params, layout, first_game, out, secs, boards, moves, final):
+        self.reasons = {}  # the agent's own reasons of the last game's moves, if it gave any
         board = _Board(params, mode != MODE_BATCH)
         seed = _seed(params)
         classic = bool(params[kg.P_RULES] == kg.RULES_CLASSIC)
