@@ -440,3 +440,15 @@ def test_a_python_agents_own_reasons_are_in_its_trace():
     assert t.moves.reason.iloc[1:].tolist() == [f"my rule {m}" for m in range(1, len(t.moves))]
     with pytest.raises(ValueError, match="why must be a string"):
         fastsweep.run(lambda obs: fastsweep.Flag(0, 0, why=1), 5, mines=3)
+
+
+def test_per_game_files_of_an_agent_named_by_path(tmp_path):
+    path = os.path.join(ROOT, "examples", "basic_python.py") + ":Basic"
+    out = tmp_path / "pg"
+    fastsweep.sweep(["basic", path], sizes=[5], mines=[4], games=10, mine_count=[False],
+                    out=str(out), per_game=True, workers=1, quiet=True)
+    names = [p.name for p in (out / "per_game").iterdir()]
+    assert names and all("/" not in n and ":" not in n for n in names)
+    import pandas as pd
+    rows = pd.concat(pd.read_csv(out / "per_game" / n) for n in names)
+    assert set(rows.agent) == {"basic", path} and len(rows) == 20

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 from .grid import board_key, from_params
 from .grow import check_growth, keep_ignored
@@ -146,7 +147,7 @@ class _Store:
             for rec, df in results:
                 if df is None:
                     continue
-                who = "-".join(f"{a}{int(mc)}" for a, mc in
+                who = "-".join(_file_safe(f"{a}{int(mc)}") for a, mc in
                                df[["agent", "mine_count"]].drop_duplicates().itertuples(index=False))
                 p = os.path.join(self.path, "per_game", f"{rec['key']}_k{rec['k']:06d}_{who}.csv")
                 df.to_csv(p + ".tmp", index=False)
@@ -159,6 +160,16 @@ class _Store:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
+
+
+def _file_safe(name: str) -> str:
+    """``name`` as a file name's part: a user's agent named by import path
+    (``dir/file.py:Attr``) keeps its letters, digits, dots and dashes; the rest become _.
+
+    >>> _file_safe("examples/basic_python.py:Basic1")
+    'examples_basic_python.py_Basic1'
+    """
+    return re.sub(r"[^A-Za-z0-9.+-]", "_", name)
 
 
 def _append(store, results):
