@@ -3,7 +3,9 @@ told the total, the mine-count rules), else the next hidden cell of the guess or
 plays exactly the games of the built-in ``basic`` (same seed, same results).
 
 Its memory: a stack of clue cells to look at (pushed when they or a neighbour change),
-then the guess order's pointer. Run: python3 examples/basic_numba.py
+then the guess order's pointer.
+
+Run (after the Quick start): .venv/bin/python examples/basic_numba.py
 """
 import numpy as np
 from numba import njit

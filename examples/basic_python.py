@@ -1,6 +1,8 @@
 """The assignment's basic agent in pure Python: the single-clue rules (and, when told the
 total, the mine-count rules), else the next hidden cell of the guess order. It plays
-the built-in ``basic``'s games under exact sensors. Run: python3 examples/basic_python.py
+the built-in ``basic``'s games under exact sensors.
+
+Run (after the Quick start): .venv/bin/python examples/basic_python.py
 """
 import fastsweep
 

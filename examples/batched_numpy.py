@@ -2,7 +2,7 @@
 move for each (arrays out), so Python runs once per step of the whole batch. This one
 flags a hidden cell next to a clue whose hidden neighbours are all mines, else reveals
 the safest-looking cell by a crude local estimate (the most clue-free neighbours).
-Run: python3 examples/batched_numpy.py
+Run (after the Quick start): .venv/bin/python examples/batched_numpy.py
 """
 import numpy as np
 

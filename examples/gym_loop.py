@@ -1,9 +1,11 @@
 """A single Gymnasium environment: 5 classic games on the 9x9 board with 10 mines, played
 by a simple policy (reveal the first hidden cell of the game's guess order, given in
 ``info["order"]``), then the same policy through ``fastsweep.run``: episode k after
-``reset(seed=s)`` is run's game k for seed s, so both give the same results.
+``reset(seed=s)`` is run's game k for seed s, so both give the same results. (A step
+reveals one cell: a revealed 0 does not open its neighbours by itself, in fastsweep's
+games as in Jumanji's.)
 
-Run: python3 examples/gym_loop.py
+Run (after the Quick start): .venv/bin/python examples/gym_loop.py
 """
 import gymnasium as gym
 

@@ -5,7 +5,7 @@ hidden neighbours: corners and edges first, then the guess order).
 
 One analysis gives every certain cell at once; the agent keeps them in its memory and
 plays them one a move, analysing again only when they and the rules are used up.
-Run: python3 examples/lowest_numba.py
+Run (after the Quick start): .venv/bin/python examples/lowest_numba.py
 """
 import numpy as np
 from numba import njit

@@ -3,7 +3,7 @@ one compiled call, a uniformly random legal move on each (``random_actions``: ve
 numpy over the action masks), auto-reset. Env i plays games i, i + 256, i + 512, ... of
 ``fastsweep.run``'s seed; the results of the games that end come in ``info["final_info"]``.
 
-Run: python3 examples/vector_loop.py
+Run (after the Quick start): .venv/bin/python examples/vector_loop.py
 """
 import time
 

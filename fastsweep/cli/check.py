@@ -6,15 +6,17 @@ from .common import _at_least
 
 
 def cmd_check(a):
-    from ..user.check import check_agent
+    from ..user.check import CASES, check_agent
 
     r = check_agent(a.agent, games=a.games, seed=a.seed, workers=not a.no_workers,
                     raise_on_failure=False)
     for f in r.failures:
         print(f"FAIL {f}")
     state = "passed" if r.passed else f"FAILED {len(r.failures)} check(s)"
-    print(f"agent {r.agent}: {state}; {r.games} games, {r.moves} moves, "
-          f"{r.us_per_move:.1f} us a move (the engine's share included)")
+    cases = len(CASES)
+    print(f"agent {r.agent}: {state}; {r.games} games ({r.games // cases} in each of {cases} "
+          f"cases), {r.moves} moves, {r.us_per_move:.1f} us a move (the engine's share "
+          "included)")
     if not r.passed:
         raise SystemExit(1)
 

@@ -10,5 +10,6 @@ from .observation import GameInfo, Knowledge, Observation
 from .python_player import AgentError
 from .resolve import resolve_agent
 
-__all__ = ["AgentCheckError", "AgentError", "CheckReport", "check_agent", "Flag", "GameInfo", "Guess", "Knowledge", "NumbaAgent",
-           "Observation", "Safe", "flag", "resolve_agent", "reveal", "safe"]
+__all__ = ["AgentCheckError", "AgentError", "CheckReport", "check_agent", "Flag", "GameInfo",
+           "Guess", "Knowledge", "NumbaAgent", "Observation", "Safe", "flag", "resolve_agent",
+           "reveal", "safe"]
