@@ -286,6 +286,19 @@ def test_sweep_pairs_your_agent_and_refuses_changed_code(tmp_path):
     with pytest.raises(ValueError, match="played by other code"):
         fastsweep.sweep(["basic", path], sizes=[6], mines=[5], games=40, mine_count=[False],
                         out=str(out), workers=1, quiet=True)
+    with pytest.raises(ValueError, match="fresh: 'basic' is not one of your agents"):
+        fastsweep.sweep(["basic", path], sizes=[6], mines=[5], games=40, mine_count=[False],
+                        out=str(out), workers=1, quiet=True, fresh=["basic"])
+    # asked to, the changed agent's games are set aside and played again; basic's kept
+    renewed = fastsweep.sweep(["basic", path], sizes=[6], mines=[5], games=40,
+                              mine_count=[False], out=str(out), workers=1, quiet=True,
+                              fresh=[path])
+    assert renewed.reused_chunks > 0 and renewed.played_chunks > 0
+    assert renewed.summary.mean_score.tolist() == r.summary.mean_score.tolist()  # same play
+    own2 = json.loads((out / "params.json").read_text())["own_agents"][path]["digest"]
+    assert own2 != own[path]["digest"]
+    back = fastsweep.load(str(out))  # every record checks against the new digest
+    assert back.summary.mean_score.tolist() == r.summary.mean_score.tolist()
 
 
 def test_the_cli_plays_and_checks_an_agent_by_path(tmp_path):

@@ -53,7 +53,8 @@ __all__ = ["BACKENDS", "FORMAT", "TIMING_COLUMNS", "SweepResult", "SweepWorkerEr
 def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
           mine_count=(False, True), games=None, ci=None, min_games=200, max_games=100_000,
           seed=0, workers=None, backend="process", scheduler=None, out=None,
-          chunk_games=None, per_game=False, quiet=False, timeout=10.0, **options) -> SweepResult:
+          chunk_games=None, per_game=False, quiet=False, timeout=10.0, fresh=(),
+          **options) -> SweepResult:
     """Play the grid ``agents x mine_count x sizes x (densities | mines) x rules``.
 
     Parameters
@@ -95,6 +96,10 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
         Also write every game's row under ``out/per_game/``.
     timeout : float
         Seconds to wait for a Dask scheduler.
+    fresh : list of str
+        Your own agents (by name) whose code changed since ``out`` holds their games: those
+        games are set aside (removed from the folder's records) and played again with the
+        new code; without it such a folder is refused.
 
     Returns
     -------
@@ -138,6 +143,11 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
                              f"{scheduler!r}")
     if per_game and out is None:
         raise ValueError("per_game: needs an output folder (out=...)")
+    fresh = [fresh] if isinstance(fresh, str) else list(fresh)
+    bad = [a for a in fresh if a not in (params.get("own_agents") or {})]
+    if bad:
+        raise ValueError(f"fresh: {bad[0]!r} is not one of your agents in this sweep; your "
+                         f"agents: {', '.join(params.get('own_agents') or {}) or 'none'}")
     if backend == "dask":  # Dask's workers are other interpreters: they import agents
         for a, info in (params.get("own_agents") or {}).items():
             if not info["source"]:
@@ -154,25 +164,27 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
         ex = Dask(workers, scheduler, params["agents"], timeout, warm_up)
     try:
         return _sweep(params, boards, out, per_game, workers, backend, scheduler, timeout,
-                      quiet, ex)
+                      quiet, ex, fresh)
     finally:
         if ex is not None:
             ex.close()
 
 
-def _sweep(params, boards, out, per_game, workers, backend, scheduler, timeout, quiet, ex):
+def _sweep(params, boards, out, per_game, workers, backend, scheduler, timeout, quiet, ex,
+           fresh=()):
     if out is None:
         return _run(params, boards, None, per_game, workers, backend, scheduler, timeout,
                     quiet, ex)
     with FolderLock(out):  # one run per folder; released on any exit
         return _run(params, boards, out, per_game, workers, backend, scheduler, timeout,
-                    quiet, ex)
+                    quiet, ex, fresh)
 
 
-def _run(params, boards, out, per_game, workers, backend, scheduler, timeout, quiet, ex):
+def _run(params, boards, out, per_game, workers, backend, scheduler, timeout, quiet, ex,
+         fresh=()):
     # reads and checks the folder, writes nothing yet
-    store = (_Store(out, params, per_game, {board_key(bd): bd["chunk"] for bd in boards})
-             if out is not None else None)
+    store = (_Store(out, params, per_game, {board_key(bd): bd["chunk"] for bd in boards},
+                    fresh) if out is not None else None)
     plan = _Plan(params, boards)
     for rec in (store.records if store else []):
         plan.add(rec)  # records of boards or game counts this grid lacks stay unused

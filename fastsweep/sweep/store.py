@@ -87,7 +87,7 @@ def read_records(path, params):
 class _Store:
     """The output folder: parameters, appended chunk records, per-game files, summaries."""
 
-    def __init__(self, path, params, per_game, chunk_of_key=None):
+    def __init__(self, path, params, per_game, chunk_of_key=None, fresh=()):
         self.path = path
         self.params = params
         self.per_game = per_game
@@ -98,15 +98,25 @@ class _Store:
         if os.path.exists(path) and not os.path.isdir(path):
             raise ValueError(f"out: {path} is a file; give a folder (new, empty, or one "
                              f"written by fastsweep sweep)")
+        self.dropped = 0  # records changed by setting aside a changed agent's games
         if os.path.exists(self.pfile):
             self.stored = read_params(self.pfile)
-            self.rewrite = check_growth(self.stored, params, path)
+            renewed = _renewed(self.stored, params, fresh)
+            if renewed and per_game and os.path.isdir(os.path.join(path, "per_game")):
+                raise ValueError(f"fresh: {path} keeps per-game files, which hold the old "
+                                 "code's games with the others'; use a new folder")
+            self.rewrite = check_growth(_with_digests(self.stored, params, renewed), params,
+                                        path)
             self.params = params = keep_ignored(self.stored, params)
         elif os.path.isdir(path) and os.listdir(path):
             raise ValueError(f"out: {path} exists, is not empty and has no params.json; "
                              f"choose a new or empty folder")
         self.records, self._end, lines = (read_records(path, self.stored) if self.stored
                                           else ([], 0, []))
+        if self.stored and renewed:
+            self.records, lines, self.dropped = _set_aside(self.records, lines, renewed,
+                                                           params)
+            self.rewrite = True
         # every record is checked against this run's arguments before any is used
         check_records(self.records, lines, params, chunk_of_key or {}, self.chunks)
 
@@ -125,7 +135,10 @@ class _Store:
             with open(self.chunks, "r+b") as f:
                 f.truncate(self._end)
         if self.rewrite:
-            if self.stored is not None and os.path.exists(self.chunks):
+            if self.dropped:  # a changed agent's games set aside (fresh): without them
+                _fsync_write(self.chunks, "".join(
+                    json.dumps(r, separators=(",", ":")) + "\n" for r in self.records))
+            elif self.stored is not None and os.path.exists(self.chunks):
                 with open(self.chunks) as f:
                     if any('"key"' not in line for line in f if line.strip()):
                         _fsync_write(self.chunks, "".join(
@@ -160,6 +173,46 @@ class _Store:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
+
+
+def _renewed(stored, params, fresh) -> set:
+    """The agents of ``fresh`` whose source digest differs from the folder's record."""
+    old = stored.get("own_agents") or {}
+    new = params.get("own_agents") or {}
+    return {a for a in fresh if a in old and a in new
+            and old[a].get("digest") != new[a].get("digest")}
+
+
+def _with_digests(stored, params, renewed):
+    """``stored`` with the renewed agents' digests replaced by this run's."""
+    if not renewed:
+        return stored
+    own = dict(stored.get("own_agents") or {})
+    for a in renewed:
+        own[a] = params["own_agents"][a]
+    return dict(stored, own_agents=own)
+
+
+def _set_aside(records, lines, renewed, params):
+    """The records without the renewed agents' members (a record left with no member is
+    dropped), their digests recomputed for this run; (records, lines, records changed)."""
+    keep, kept_lines, changed = [], [], 0
+    for rec, line in zip(records, lines):
+        labels = [lab for lab in rec.get("m", {}) if str(lab).rpartition(":")[0] in renewed]
+        if labels:
+            changed += 1
+            for field in ("m", "xs", "ws"):
+                for lab in labels:
+                    rec.get(field, {}).pop(lab, None)
+            if "p" in rec:
+                rec["p"] = {k: v for k, v in rec["p"].items()
+                            if not any(lab in k.split("|") for lab in labels)}
+            if not rec["m"]:
+                continue
+            rec["id"] = record_id(params, rec)
+        keep.append(rec)
+        kept_lines.append(line)
+    return keep, kept_lines, changed
 
 
 def _file_safe(name: str) -> str:
