@@ -465,3 +465,12 @@ def test_per_game_files_of_an_agent_named_by_path(tmp_path):
     import pandas as pd
     rows = pd.concat(pd.read_csv(out / "per_game" / n) for n in names)
     assert set(rows.agent) == {"basic", path} and len(rows) == 20
+
+
+def test_bench_times_your_agent_beside_basic(capsys):
+    from fastsweep.tools.bench import main
+    from basic_numba import agent
+    df = main(repeats=1, quick=True, compile_times=False, agents=[agent])
+    mine = df[df.metric == "my_basic keep-going"]
+    assert len(mine) == 5 and (mine.games_per_s > 0).all()
+    assert "my_basic: 9x9 / 10 mines" in capsys.readouterr().out

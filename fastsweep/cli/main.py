@@ -93,7 +93,8 @@ def cmd_play(a):
 def cmd_bench(a):
     from ..tools.bench import main as bench_main
 
-    bench_main(repeats=a.repeats, out=a.out, quick=a.quick)
+    bench_main(repeats=a.repeats, out=a.out, quick=a.quick,
+               agents=[x for x in a.agent.split(",") if x], compile_times=not a.no_compile)
 
 
 def build_parser():
@@ -139,6 +140,12 @@ def build_parser():
     b.add_argument("--out", metavar="FILE", default=None,
                    help="also save the table (.csv or .parquet; default: print only)")
     b.add_argument("--quick", action="store_true", help="fewer games (a smoke test)")
+    b.add_argument("--agent", default="", metavar="AGENTS",
+                   help="also time these agents on the same boards (comma-separated: "
+                        "built-in names or your own by import path, module:attr or "
+                        "path/to/file.py:attr)")
+    b.add_argument("--no-compile", action="store_true",
+                   help="leave out the cold and warm compile timings (minutes)")
     b.set_defaults(func=cmd_bench)
 
     try:
