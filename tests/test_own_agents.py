@@ -90,7 +90,7 @@ def test_an_observation_holds_only_what_the_agent_may_know():
     fastsweep.run(rec, (5, 6), mines=6, games=3, seed=9, mine_count=True)
     assert [i.game for i in rec.infos] == [0, 1, 2] and rec.infos[0].mines == 6
     assert set(Observation.__slots__) == {"view", "mines", "move", "last", "_game"}
-    assert set(_Game.__slots__) == {"info", "order_src", "_order", "_rng", "_knowledge", "log"}
+    assert set(_Game.__slots__) == {"info", "order_src", "_rng", "_knowledge", "log"}
     n = 30
     for obs in rec.seen:
         assert obs.view.shape == (5, 6) and obs.view.dtype == np.int8

@@ -35,12 +35,13 @@ class GameInfo(NamedTuple):
 class _Game:
     """One game's shared part of its observations (made by the player)."""
 
-    __slots__ = ("info", "order_src", "_order", "_rng", "_knowledge", "log")
+    __slots__ = ("info", "order_src", "_rng", "_knowledge", "log")
 
     def __init__(self, info: GameInfo, order_src):
         self.info = info
-        self.order_src = order_src  # the player's buffer: copied on first use
-        self._order = self._rng = self._knowledge = None
+        self.order_src = order_src.copy()  # (the player's buffer holds the next game's later)
+        self.order_src.flags.writeable = False
+        self._rng = self._knowledge = None
         self.log = []  # (cell, view value) of every move, for Knowledge
 
 
@@ -89,10 +90,7 @@ class Observation:
     @property
     def order(self) -> np.ndarray:
         g = self._game
-        if g._order is None:
-            g._order = g.order_src.copy()
-            g._order.flags.writeable = False
-        return g._order
+        return g.order_src
 
     @property
     def rng(self) -> np.random.Generator:
