@@ -12,6 +12,7 @@ import pytest
 import fastsweep
 from fastsweep.cli import main as cli
 from fastsweep.sweep import integrity
+from fastsweep.sweep.lock import FolderLock
 
 SMALL = dict(agents=["basic"], sizes=8, densities=[0.2], mine_count=[False, True], games=60,
              chunk_games=20, workers=1, quiet=True)
@@ -64,13 +65,35 @@ def test_edited_games_or_densities_never_mix(tmp_path):
     assert got[cols].equals(want[cols])
 
 
+def _m(rec):
+    return rec["m"][next(iter(rec["m"]))]
+
+
+def _xs(rec):
+    return rec["xs"][next(iter(rec["xs"]))]
+
+
 @pytest.mark.parametrize("edit, text", [
-    (lambda r: r.update(k=-1), "chunk index or game count missing or invalid"),
+    (lambda r: r.update(k=-1), "chunk index, first game or game count missing or invalid"),
     (lambda r: r.update(first=r["first"] + 1), "do not match the board's chunks"),
     (lambda r: r.update(games=0), "missing or invalid"),
-    (lambda r: r["m"][next(iter(r["m"]))].update(x1=-5), "sums inconsistent"),
+    (lambda r: r["m"][next(iter(r["m"]))].update(x1=-5), "x1, x2, wins missing or not non"),
     (lambda r: r.update(key=5), "missing or invalid"),
     (lambda r: r.update(m={}), "no member results"),
+    # forged or damaged numbers (issue 46): each refused with its line
+    (lambda r: _m(r).update(x1=_m(r)["x1"] * 100), "sums inconsistent with 20 games"),
+    (lambda r: _m(r).update(x1=_m(r)["x1"] - 1), "do not add up to its sums"),
+    (lambda r: _xs(r).__setitem__(0, float(_xs(r)[0])), r"scores \(xs\) of .*not 20 integers"),
+    (lambda r: _xs(r).__setitem__(0, 10 ** 30), r"scores \(xs\) of .*not 20 integers"),
+    (lambda r: _m(r).update(wins="many"), "x1, x2, wins missing or not non-negative"),
+    (lambda r: _m(r).update(wins=21), "sums inconsistent with 20 games"),
+    (lambda r: _m(r).pop("sec"), "sec is None, not a number of seconds"),
+    (lambda r: _m(r).update(sec="slow"), "sec is 'slow', not a number of seconds"),
+    (lambda r: _m(r).update(sec=float("nan")), "sec is nan, not a number of seconds"),
+    (lambda r: _m(r).update(moves=-1), "moves is -1, not a non-negative integer"),
+    (lambda r: r["ws"][next(iter(r["ws"]))].__setitem__(0, 2), r"per-game wins \(ws\) not 0/1"),
+    (lambda r: r.pop("id"), r"no digest \(id\), but the folder's params.json says format 4"),
+    (lambda r: _m(r).update(det=_m(r)["det"] + 1), "edited since"),  # (in range: the digest)
 ])
 def test_malformed_records_are_refused_with_file_and_line(tmp_path, edit, text):
     out = tmp_path / "s"
@@ -84,6 +107,22 @@ def test_malformed_records_are_refused_with_file_and_line(tmp_path, edit, text):
         small(out)
     with pytest.raises(ValueError, match="line 2"):
         fastsweep.load(str(out))  # reading a folder back checks it the same way
+
+
+def test_an_edited_seed_with_stripped_digests_is_refused(tmp_path):
+    """params.json edited to seed 5 and the digests stripped, then a run with seed 5: the
+    folder says format 4, whose records all carry digests, so seed 0's games are never
+    reported as seed 5's."""
+    out = tmp_path / "s"
+    small(out)
+    p = out / "params.json"
+    p.write_text(json.dumps(dict(json.loads(p.read_text()), seed=5)))
+    recs = [json.loads(x) for x in lines(out)]
+    write_lines(out, [json.dumps({k: v for k, v in r.items() if k != "id"}) for r in recs])
+    with pytest.raises(ValueError, match=r"line 1: chunk record refused: no digest"):
+        small(out, seed=5)
+    with pytest.raises(ValueError, match=r"line 1: chunk record refused: no digest"):
+        fastsweep.load(str(out))
 
 
 def test_unparsable_line_names_file_and_line(tmp_path):
@@ -102,9 +141,13 @@ def test_duplicate_chunk_with_other_numbers_is_an_error(tmp_path):
     ls = lines(out)
     rec = json.loads(ls[0])
     lab = next(iter(rec["m"]))
-    rec["m"][lab]["x1"] += 1
-    rec["m"][lab]["x2"] += 50
-    rec.pop("id")  # (a legacy-looking record: the digest cannot catch this one)
+    # another game of the chunk, consistent in itself and with a valid digest (as a buggy
+    # writer could leave it): only the comparison of the two records can catch it
+    xs = rec["xs"][lab]
+    i = next(i for i, x in enumerate(xs) if x > 0)
+    xs[i] -= 1
+    rec["m"][lab].update(x1=sum(xs), x2=sum(x * x for x in xs))
+    rec["id"] = integrity.record_id(json.loads((out / "params.json").read_text()), rec)
     write_lines(out, ls + [json.dumps(rec)])
     with pytest.raises(ValueError, match=rf"lines 1 and 4: two records of chunk {rec['k']} "):
         small(out)
@@ -133,27 +176,62 @@ def test_format1_board_index_outside_the_grid_is_refused(tmp_path):
 
 # ---- one run per folder ---------------------------------------------------------------------
 
-def test_a_held_folder_is_refused_and_a_stale_lock_taken_over(tmp_path):
+def test_a_held_folder_is_refused_and_a_dead_owners_lock_is_free(tmp_path):
     out = tmp_path / "s"
-    lock = integrity.FolderLock(str(out)).acquire()
-    with pytest.raises(ValueError, match=r"is in use by another sweep \(pid \d+"):
+    lock = FolderLock(str(out)).acquire()
+    with pytest.raises(ValueError, match=r"is in use by another sweep \(pid \d+ on "):
         small(out)
     assert not out.exists()  # refused before anything was written
     lock.release()
-    # a lock left by a process that is gone (a crash): taken over with a warning
+    assert not os.path.exists(lock.path)  # released: the file goes too
+    # a lock file left by a process that is gone (a crash), or half-written, holds no OS
+    # lock: the next run takes it, whatever the file says
     p = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
                        capture_output=True, text=True)
-    dead = int(p.stdout)
     import socket
-    with open(lock.path, "w") as f:
-        json.dump({"pid": dead, "host": socket.gethostname(), "since": 0}, f)
-    with pytest.warns(UserWarning, match="taking over the lock"):
-        r = small(out)
-    assert int(r.summary.games.sum()) == 120
-    assert not os.path.exists(lock.path)  # released on exit
+    for text in (json.dumps({"pid": int(p.stdout), "host": socket.gethostname()}), "", "{"):
+        with open(lock.path, "w") as f:
+            f.write(text)
+        r = small(out, games=120 if text else 60)
+        assert int(r.summary.games.sum()) == (120 if text else 60) * 2
+        assert not os.path.exists(lock.path)  # released on exit
 
 
-def _race(out, seed, q):
+def test_a_lock_held_by_another_process_is_refused_whatever_its_file_holds(tmp_path):
+    """The OS lock decides, not the file's contents: a live owner that has not written its
+    details yet (an empty file) is in use, never stale."""
+    out = tmp_path / "s"
+    path = FolderLock(str(out)).path
+    code = ("import fcntl, os, sys, time; fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT);"
+            "fcntl.flock(fd, fcntl.LOCK_EX); print('locked', flush=True); time.sleep(60)")
+    holder = subprocess.Popen([sys.executable, "-c", code, path], stdout=subprocess.PIPE,
+                              text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        with pytest.raises(ValueError, match=r"is in use by another sweep \(starting now\)"):
+            small(out)
+    finally:
+        holder.kill()
+        holder.wait()
+    assert int(small(out).summary.games.sum()) == 120  # the owner died: free
+
+
+def test_a_symlink_alias_takes_the_same_lock(tmp_path):
+    real = tmp_path / "real"
+    alias = tmp_path / "alias"
+    real.mkdir()
+    alias.symlink_to(real, target_is_directory=True)
+    lock = FolderLock(str(real)).acquire()
+    try:
+        assert FolderLock(str(alias)).path == lock.path
+        with pytest.raises(ValueError, match="is in use by another sweep"):
+            small(alias)
+    finally:
+        lock.release()
+
+
+def _race(out, seed, q, go):
+    go.wait()  # released together
     try:
         r = fastsweep.sweep(**{**SMALL, "out": out, "seed": seed, "games": 200})
         q.put(("ok", seed, r.summary.mean_score.tolist()))
@@ -161,27 +239,46 @@ def _race(out, seed, q):
         q.put(("refused", seed, str(e)))
 
 
-def test_two_sweeps_started_together_never_mix(tmp_path):
-    """Seeds 0 and 1 started on the same new folder at once: each either owns the folder
-    or is refused (in use, or a folder of the other seed); what the folder holds is
-    exactly one seed's sweep."""
-    out = str(tmp_path / "s")
+@pytest.mark.parametrize("alias", [False, True])
+def test_sweeps_started_together_never_mix(tmp_path, alias):
+    """Three sweeps (seeds 0, 1, 2) released at the same moment on one new folder (with
+    ``alias``: one of them through a symlink to it), three times: exactly one owns the
+    folder, the others are refused (in use, or a folder of another seed), and the folder
+    holds exactly the owner's sweep (no finished work lost, nothing mixed)."""
+    import warnings
+    fastsweep.sweep(**{**SMALL, "games": 20})  # (compiled before the fork)
     ctx = mp.get_context("fork")
-    q = ctx.Queue()
-    ps = [ctx.Process(target=_race, args=(out, s, q)) for s in (0, 1)]
-    for p in ps:
-        p.start()
-    for p in ps:
-        p.join(120)
-    res = [q.get(timeout=5) for _ in ps]
-    assert any(r[0] == "ok" for r in res), res
-    for r in res:
-        if r[0] == "refused":
-            assert "in use by another sweep" in r[2] or "different parameters (seed)" in r[2]
-    seed = json.loads(open(os.path.join(out, "params.json")).read())["seed"]
-    back = fastsweep.load(out).summary.mean_score.tolist()
-    fresh = fastsweep.sweep(**{**SMALL, "seed": seed, "games": 200}).summary.mean_score.tolist()
-    assert back == fresh
+    for trial in range(3):
+        real = tmp_path / f"s{trial}"
+        other = real
+        if alias:
+            real.mkdir()
+            other = tmp_path / f"alias{trial}"
+            other.symlink_to(real, target_is_directory=True)
+        q, go = ctx.Queue(), ctx.Barrier(3)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # (no "taking over" of a live run's lock)
+            ps = [ctx.Process(target=_race, args=(str(other if s == 1 else real), s, q, go))
+                  for s in (0, 1, 2)]
+            for p in ps:
+                p.start()
+            for p in ps:
+                p.join(120)
+        res = sorted(q.get(timeout=5) for _ in ps)
+        ok = [r for r in res if r[0] == "ok"]
+        assert len(ok) == 1, res
+        for r in res:
+            if r[0] == "refused":
+                assert ("in use by another sweep" in r[2]
+                        or "different parameters (seed)" in r[2]), r
+        seed = json.loads((real / "params.json").read_text())["seed"]
+        assert seed == ok[0][1]
+        back = fastsweep.load(str(real)).summary.mean_score.tolist()
+        assert back == ok[0][2]
+        fresh = fastsweep.sweep(**{**SMALL, "seed": seed, "games": 200})
+        assert back == fresh.summary.mean_score.tolist()
+        keys = [(r["key"], r["k"]) for r in map(json.loads, lines(real))]
+        assert len(keys) == len(set(keys))  # no chunk recorded twice
 
 
 # ---- faults while writing -------------------------------------------------------------------

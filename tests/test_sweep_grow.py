@@ -116,6 +116,7 @@ def _to_format_1(out):
     labels = [f"{a}:{int(mc)}" for a, mc in p["members"]]
     lines = []
     for r in _lines(out):
+        r.pop("id")  # (format 1 had no digests)
         xs = r.pop("xs")
         have = [lab for lab in labels if lab in r["m"]]
         r["p"] = {}
@@ -170,7 +171,7 @@ def test_a_replay_that_disagrees_with_the_folder_is_refused(tmp_path):
     SW.sweep(games=50, out=str(out), **GRID)
     _to_format_1(out)
     lines = _lines(out)
-    lines[0]["m"]["basic:0"]["x1"] += 1
+    lines[0]["m"]["basic:0"]["moves"] += 1  # (x1 + 1 may exceed its games' mines: refused)
     k = lines[0]["k"]  # (the first line written: chunks finish in any order)
     (out / "chunks.jsonl").write_text("".join(json.dumps(r) + "\n" for r in lines))
     with pytest.raises(ValueError, match=rf"chunk {k} of board .* gave basic:0 other games "
@@ -258,24 +259,30 @@ def test_a_folder_from_before_an_option_existed_was_played_without_it(tmp_path):
 
 
 def test_records_with_the_old_digest_are_still_read(tmp_path):
-    """Before 2026-11-27 a record's digest held every later option away from neutral,
-    taken by its agents or not (``endgame`` on a basic sweep): such records still read,
-    and the folder grows under the default (basic ignores ``endgame``)."""
-    from fastsweep.sweep.integrity import record_id
+    """Format 3 (2026-11-27..29) digested a record's identity, not its numbers, and before
+    2026-11-27 that digest held every later option away from neutral, taken by its agents
+    or not (``endgame`` on a basic sweep): such records still read, the folder grows under
+    the default (basic ignores ``endgame``), and growing it rewrites every record with a
+    digest of its content (format 4)."""
+    from fastsweep.sweep.integrity import identity_id, record_id
     out = tmp_path / "o"
     SW.sweep(games=30, out=str(out), **GRID)
-    _edit_params(out, endgame=500)  # as written before basic refused the option
+    _edit_params(out, endgame=500, format=3)  # as written before basic refused the option
     p = json.loads((out / "params.json").read_text())
     lines = _lines(out)
-    assert all(r["id"] == record_id(p, r) != record_id(p, r, legacy=True) for r in lines)
+    assert all(r["id"] == record_id(p, r) for r in lines)
+    assert all(identity_id(p, r) != identity_id(p, r, legacy=True) for r in lines)
     (out / "chunks.jsonl").write_text("".join(
-        json.dumps(dict(r, id=record_id(p, r, legacy=True))) + "\n" for r in lines))
+        json.dumps(dict(r, id=identity_id(p, r, legacy=True))) + "\n" for r in lines))
     want = SW.sweep(games=30, out=str(tmp_path / "fresh"), **GRID).summary
     core = list(SW.TIMING_COLUMNS)
     assert SW.load(str(out)).summary.drop(columns=core).equals(want.drop(columns=core))
     grown = SW.sweep(games=60, out=str(out), **GRID)
     assert grown.reused_chunks > 0 and grown.played_chunks > 0
-    edited = dict(lines[0], id=record_id(dict(p, seed=8), lines[0]))  # another seed: refused
+    p4 = json.loads((out / "params.json").read_text())
+    assert p4["format"] == SW.FORMAT == 4
+    assert all(r["id"] == record_id(p4, r) for r in _lines(out))
+    edited = dict(lines[0], id=record_id(dict(p4, seed=8), lines[0]))  # another seed: refused
     (out / "chunks.jsonl").write_text(json.dumps(edited) + "\n")
     with pytest.raises(ValueError, match="written by a sweep with other parameters"):
         SW.load(str(out))

@@ -37,7 +37,7 @@ from .backends import Dask
 from .execute import BACKENDS, SweepWorkerError, _execute, run_batch, run_task, warm_up
 from ..options import check_reads, sweep_options, takes_options
 from .grid import FORMAT, _resolve, board_key, chunk_size, parse_range
-from .integrity import FolderLock
+from .lock import FolderLock
 from .plan import _Plan
 from .store import _fsync_write, _Store
 from .summary import TIMING_COLUMNS, SweepResult, load, summarize
@@ -183,8 +183,8 @@ def _sweep(params, boards, out, per_game, workers, backend, scheduler, timeout, 
 def _run(params, boards, out, per_game, workers, backend, scheduler, timeout, quiet, ex,
          fresh=()):
     # reads and checks the folder, writes nothing yet
-    store = (_Store(out, params, per_game, {board_key(bd): bd["chunk"] for bd in boards},
-                    fresh) if out is not None else None)
+    store = (_Store(out, params, per_game, {board_key(bd): bd for bd in boards}, fresh)
+             if out is not None else None)
     plan = _Plan(params, boards)
     for rec in (store.records if store else []):
         plan.add(rec)  # records of boards or game counts this grid lacks stay unused

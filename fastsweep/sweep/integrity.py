@@ -1,30 +1,36 @@
-"""Trust nothing in a sweep folder that this run cannot check: record digests, record
-checks, and one run per folder at a time.
+"""Trust nothing in a sweep folder that this run cannot check: record digests and record
+checks (one run per folder at a time: :mod:`.lock`).
 
-* Every chunk record carries ``id``: a digest of what identifies its games (the record
-  format, the root seed, the single-valued options that fix the games, its board key,
-  chunk index and game range, and the members it holds). A record is read only if the
-  digest computed from *this run's* arguments matches: an edited ``params.json`` (another
-  seed, say) cannot pass off old games under new parameters.
-* A record must be well formed (fields, types, ranges; its first game ``k * chunk``), and
-  two records of one chunk must agree. Anything else is refused with the file and line.
-* :class:`FolderLock`: an exclusive lock file beside the folder (``.NAME.lock``, created
-  with O_EXCL, holding the owner's pid and host), removed on exit; a lock left by a
-  crashed run on this host (its pid is gone) is taken over with a warning.
+* Every chunk record carries ``id``: a digest of the record's whole content (its board
+  key, chunk, games, every sum, per-game list and second) together with what fixes its
+  games in *this run's* arguments (the root seed, the single-valued options its agents
+  take, a user's agent's source digest). A record is read only if its digest matches: an
+  edited number, or an edited ``params.json`` (another seed, say), cannot pass off games
+  as other games. (A digest is a check against edits and mix-ups, not a signature: whoever
+  reads this code can forge one.) Folders of format 3 (2026-11-27 .. 29) hold digests of
+  the identity alone; they are still read, with every number checked for consistency, and
+  rewritten with full digests when a run grows them. Records without a digest are read
+  only from folders written before digests (format <= 2), with a warning.
+* A record must be well formed: fields, types and ranges (integers where counts are,
+  ``wins <= n``, per-game scores within the board's mines, sums equal to the per-game
+  lists), its first game ``k * chunk``, and two records of one chunk must agree.
+  Anything else is refused with the file and line.
 """
+
 from __future__ import annotations
 
 import hashlib
 import json
-import os
-import socket
-import time
+import math
 import warnings
 
 from ..agents import agent_info, is_agent
 from ..options import OPTIONS, ORIGINAL
 
-RECORD_FORMAT = 3  # format 3: records carry "id" (format 2: keys, no digest; 1: indices)
+# a folder's format (params.json): 4, record digests cover their numbers; 3, their
+# identity only; 2, board keys, no digest; 1, board indices
+FORMAT = RECORD_FORMAT = 4
+BIG = 2 ** 53  # counts beyond it cannot be a sweep's (and floats would lose them)
 FIXED = ("seed", "first_click", "first_cell", "prior", "budget")
 # options added later fix the games too; each with its neutral value (the option table's
 # ``neutral`` column), the play from before it existed (not always today's default:
@@ -58,77 +64,130 @@ def options_taken(agents) -> set:
     return out
 
 
-def record_id(params, rec, legacy=False) -> str:
-    """The digest a record of the run ``params`` must carry (16 hex digits); ``legacy``:
-    as written before 2026-11-27, with every later option away from neutral, taken by the
-    record's agents or not (still accepted when read)."""
-    what = [RECORD_FORMAT, [params.get(k) for k in FIXED], rec.get("key"), rec.get("k"),
+def identity_id(params, rec, legacy=False) -> str:
+    """The digest a record of format 3 carries: what identifies its games, not its numbers
+    (16 hex digits); ``legacy``: as written before 2026-11-27, with every later option
+    away from neutral, taken by the record's agents or not."""
+    what = [3, [params.get(k) for k in FIXED], rec.get("key"), rec.get("k"),
             rec.get("first"), rec.get("games"), sorted(rec.get("m", {}))]
+    return _digest(what + _fixing(params, rec, legacy))
+
+
+def record_id(params, rec) -> str:
+    """The digest a record of the run ``params`` carries (16 hex digits): its whole
+    content but ``id`` and what fixes its games in ``params``."""
+    content = {f: v for f, v in rec.items() if f != "id"}
+    what = [RECORD_FORMAT, [params.get(k) for k in FIXED], content]
+    return _digest(what + _fixing(params, rec, False))
+
+
+def _fixing(params, rec, legacy):
+    """The later options and user agents' code digests that fix ``rec``'s games."""
+    out = []
     taken = (set(FIXED_LATER) if legacy
              else options_taken(a for a, _ in map(_member, rec.get("m", {}))))
     later = sorted((k, params[k]) for k, d in FIXED_LATER.items()
                    if k in taken and params.get(k, d) != d)
     if later:
-        what.append(later)
+        out.append(later)
     own = params.get("own_agents") or {}
     code = sorted((a, own[a].get("digest")) for a, _ in map(_member, rec.get("m", {}))
                   if a in own)
     if code:  # a user's agent's games are its code's: the digest of its source
-        what.append(code)
+        out.append(code)
+    return out
+
+
+def _digest(what) -> str:
     return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def _int(v):
-    return isinstance(v, int) and not isinstance(v, bool)
+def _int(v, lo=0, hi=BIG):
+    return isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi
 
 
-def record_problem(rec, params, chunk_of_key) -> str | None:
-    """Why ``rec`` may not be used by the run ``params`` (None: it may).
-    ``chunk_of_key``: games per chunk of each board key of the run's grid."""
+COUNTS = ("n", "x1", "x2", "wins")  # a member's sums every record holds
+MORE = ("det", "guess", "moves", "approx", "wrong", "sdet", "drop")  # 0 when absent (older)
+
+
+def record_problem(rec, params, boards, fmt=RECORD_FORMAT) -> str | None:
+    """Why ``rec`` may not be used by the run ``params`` (None: it may). ``boards``: the
+    run's boards by key (games per chunk ``chunk``, ``mines``); ``fmt``: the folder's
+    format (which digests its records may carry)."""
     if not isinstance(rec, dict):
         return "not a record"
     key, k, first, games, m = (rec.get(f) for f in ("key", "k", "first", "games", "m"))
-    if not isinstance(key, str) or not _int(k) or k < 0 or not _int(games) or games < 1:
-        return "key, chunk index or game count missing or invalid"
+    if not isinstance(key, str) or not _int(k) or not _int(games, 1) or not _int(first):
+        return "key, chunk index, first game or game count missing or invalid"
     if not isinstance(m, dict) or not m:
         return "no member results"
+    bd = boards.get(key)
+    top = max(bd["mines"], 1) if bd else BIG  # a game's score: mines found (1 if none)
     for lab, s in m.items():
-        if not isinstance(s, dict) or not all(_int(s.get(f)) for f in ("n", "x1", "x2")):
-            return f"member {lab!r}: sums missing or not integers"
-        if s["n"] != games or s["x1"] < 0 or s["x2"] < s["x1"]:
-            return f"member {lab!r}: sums inconsistent with {games} games"
+        if not isinstance(s, dict) or not all(_int(s.get(f)) for f in COUNTS):
+            return f"member {lab!r}: sums n, x1, x2, wins missing or not non-negative integers"
+        if not all(_int(s.get(f, 0)) for f in MORE):
+            bad = next(f for f in MORE if not _int(s.get(f, 0)))
+            return f"member {lab!r}: {bad} is {s[bad]!r}, not a non-negative integer"
+        sec = s.get("sec")
+        if (not isinstance(sec, (int, float)) or isinstance(sec, bool)
+                or not math.isfinite(sec) or sec < 0):
+            return f"member {lab!r}: sec is {sec!r}, not a number of seconds >= 0"
+        n, x1, x2 = s["n"], s["x1"], s["x2"]
+        if n != games or s["wins"] > n or x1 > n * top or x2 > x1 * top or x2 * n < x1 * x1:
+            return (f"member {lab!r}: sums inconsistent with {games} games of at most "
+                    f"{top} mines found each")
     xs = rec.get("xs", {})
-    if not isinstance(xs, dict) or any(not isinstance(v, list) or len(v) != games
-                                       for v in xs.values()):
-        return "per-game scores of the wrong length"
+    if not isinstance(xs, dict):
+        return "per-game scores (xs) not a mapping"
+    for lab, v in xs.items():
+        if (lab not in m or not isinstance(v, list) or len(v) != games
+                or not all(_int(x, 0, top) for x in v)):
+            return (f"per-game scores (xs) of {lab!r}: not {games} integers in [0, {top}] "
+                    f"of a member of the record")
+        if sum(v) != m[lab]["x1"] or sum(x * x for x in v) != m[lab]["x2"]:
+            return f"per-game scores (xs) of {lab!r} do not add up to its sums x1, x2"
     ws = rec.get("ws", {})
-    if not isinstance(ws, dict) or any(not isinstance(v, list) or len(v) != games
-                                       or any(w not in (0, 1) for w in v)
-                                       or (lab in m and sum(v) != m[lab].get("wins"))
+    if not isinstance(ws, dict) or any(lab not in m or not isinstance(v, list)
+                                       or len(v) != games or not all(_int(w, 0, 1) for w in v)
+                                       or sum(v) != m[lab]["wins"]
                                        for lab, v in ws.items()):
         return "per-game wins (ws) not 0/1, of the wrong length or not summing to the wins"
-    c = chunk_of_key.get(key)
-    if c is not None and (first != k * c or games > c):
-        return f"games {first}.. of chunk {k} do not match the board's chunks of {c} games"
-    if "id" in rec and rec["id"] != record_id(params, rec) and rec["id"] != record_id(
-            params, rec, legacy=True):
+    p = rec.get("p", {})
+    if not isinstance(p, dict) or not all(  # (format 1: [sum of B - A, sum of its square])
+            isinstance(v, list) and len(v) == 2 and _int(v[0], -BIG) and _int(v[1])
+            for v in p.values()):
+        return "paired sums (p) not pairs of integers"
+    if bd is not None and (first != k * bd["chunk"] or games > bd["chunk"]):
+        return (f"games {first}.. of chunk {k} do not match the board's chunks of "
+                f"{bd['chunk']} games")
+    if "id" not in rec:
+        if fmt >= 3:
+            return (f"no digest (id), but the folder's params.json says format {fmt}, whose "
+                    f"records all carry one: removed or edited")
+        return None
+    ok = rec["id"] == record_id(params, rec) or (
+        fmt == 3 and rec["id"] in (identity_id(params, rec), identity_id(params, rec, True)))
+    if not ok:
         return ("written by a sweep with other parameters (seed, first click or cell, prior, "
-                "budget, agent options) or edited since")
+                "budget, agent options) or edited since (its digest does not match)")
     return None
 
 
-def check_records(recs, lines, params, chunk_of_key, path):
+def check_records(recs, lines, params, boards, path, fmt=RECORD_FORMAT) -> int:
     """Raise a ValueError naming ``path`` and the line of the first record that may not
-    be used; warn once if some records predate digests (they cannot be checked against
-    the arguments)."""
-    legacy = 0
+    be used (``boards``, ``fmt``: as :func:`record_problem`); warn once if some records
+    predate digests (they cannot be checked against the arguments). Returns how many
+    records lack a digest of their content (to rewrite when the folder is next written)."""
+    legacy = short = 0
     seen = {}
     for rec, line in zip(recs, lines):
-        why = record_problem(rec, params, chunk_of_key)
+        why = record_problem(rec, params, boards, fmt)
         if why:
             raise ValueError(f"out: {path} line {line}: chunk record refused: {why}; move the "
                              f"folder aside (or delete that line) and re-run")
         legacy += "id" not in rec
+        short += rec.get("id") != record_id(params, rec)
         for lab, s in rec["m"].items():
             # (a last chunk cut at another game count is another record, not a duplicate)
             at = (rec["key"], rec["k"], rec["games"], lab)
@@ -143,84 +202,4 @@ def check_records(recs, lines, params, chunk_of_key, path):
                       f"(fastsweep format <= 2) cannot be checked against this run's "
                       f"arguments; they are used as the folder's params.json describes them",
                       stacklevel=4)
-
-
-class FolderLock:
-    """One sweep per output folder at a time (see the module header)."""
-
-    def __init__(self, folder):
-        self.folder = folder
-        folder = os.path.abspath(folder)
-        self.path = os.path.join(os.path.dirname(folder), f".{os.path.basename(folder)}.lock")
-        self.held = False
-
-    def acquire(self):
-        try:
-            os.makedirs(os.path.dirname(self.path), exist_ok=True)
-        except OSError as e:
-            raise OSError(f"out: cannot create {os.path.dirname(self.path)}: "
-                          f"{e.strerror or e}") from None
-        me = {"pid": os.getpid(), "host": socket.gethostname(), "since": time.time()}
-        for attempt in range(2):
-            try:
-                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
-            except PermissionError as e:
-                raise OSError(f"out: cannot write beside {self.folder} (its lock file "
-                              f"{self.path}): {e.strerror}") from None
-            except FileExistsError:
-                owner = self._owner()
-                if attempt == 0 and self._stale(owner):
-                    warnings.warn(f"{self.path}: taking over the lock of a sweep that is gone "
-                                  f"(pid {owner.get('pid')} on {owner.get('host')})",
-                                  stacklevel=3)
-                    try:
-                        os.remove(self.path)
-                    except FileNotFoundError:
-                        pass
-                    continue
-                since = time.strftime("%Y-%m-%d %H:%M:%S",
-                                      time.localtime(owner.get("since", 0)))
-                raise ValueError(
-                    f"out: {self.folder} is in use by another sweep "
-                    f"(pid {owner.get('pid')} on {owner.get('host')}, since {since}); wait for "
-                    f"it, or delete {self.path} if no such run is alive") from None
-            with os.fdopen(fd, "w") as f:
-                json.dump(me, f)
-            self.held = True
-            return self
-
-    def _owner(self):
-        try:
-            with open(self.path) as f:
-                return json.load(f)
-        except (OSError, ValueError):
-            return {}
-
-    @staticmethod
-    def _stale(owner):
-        """A lock of this host whose process is gone (or an unreadable lock file)."""
-        if not owner:
-            return True
-        if owner.get("host") != socket.gethostname():
-            return False  # another machine's run: cannot tell; leave it to the user
-        try:
-            os.kill(int(owner["pid"]), 0)
-        except ProcessLookupError:
-            return True
-        except (PermissionError, KeyError, ValueError, TypeError):
-            return False
-        return False
-
-    def release(self):
-        if self.held:
-            self.held = False
-            try:
-                os.remove(self.path)
-            except FileNotFoundError:
-                pass
-
-    def __enter__(self):
-        return self.acquire()
-
-    def __exit__(self, *exc):
-        self.release()
+    return short

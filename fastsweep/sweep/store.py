@@ -14,7 +14,7 @@ import re
 
 from .grid import board_key, from_params
 from .grow import check_growth, keep_ignored
-from .integrity import check_records, record_id
+from .integrity import FORMAT, check_records, record_id
 
 
 def _fsync_write(path, text):
@@ -42,7 +42,37 @@ def read_params(pfile) -> dict:
     if not isinstance(stored, dict) or any(k not in stored for k in REQUIRED):
         raise ValueError(f"out: {pfile} does not describe a fastsweep sweep (it needs "
                          f"{', '.join(REQUIRED)}); choose another folder")
+    why = _params_problem(stored)
+    if why:
+        raise ValueError(f"out: {pfile}: {why} (damaged or edited); move the folder aside")
     return stored
+
+
+def _params_problem(p) -> str | None:
+    """What is malformed in a stored ``params.json`` (its shapes only: the values are
+    checked when the grid is rebuilt from it), or None."""
+    fmt = p.get("format", 1)
+    if not isinstance(fmt, int) or isinstance(fmt, bool) or not 1 <= fmt <= FORMAT:
+        return (f"format {fmt!r} is not one this fastsweep reads (1..{FORMAT}; a newer "
+                f"fastsweep wrote it?)")
+    members = p["members"]
+    if (not isinstance(members, list) or not members
+            or not all(isinstance(m, list) and len(m) == 2 and isinstance(m[0], str)
+                       and isinstance(m[1], bool) for m in members)):
+        return "members must be a non-empty list of [agent, mine_count] pairs"
+    sizes = p["sizes"]
+    if (not isinstance(sizes, list) or not sizes
+            or not all(isinstance(s, list) and len(s) == 2
+                       and all(isinstance(v, int) and not isinstance(v, bool) for v in s)
+                       for s in sizes)):
+        return "sizes must be a non-empty list of [height, width] integer pairs"
+    rules = p["rules"]
+    if not isinstance(rules, list) or not rules or not all(isinstance(r, str) for r in rules):
+        return "rules must be a non-empty list of names"
+    seed = p["seed"]
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        return f"seed {seed!r} is not a non-negative integer"
+    return None
 
 
 def read_records(path, params):
@@ -87,7 +117,7 @@ def read_records(path, params):
 class _Store:
     """The output folder: parameters, appended chunk records, per-game files, summaries."""
 
-    def __init__(self, path, params, per_game, chunk_of_key=None, fresh=()):
+    def __init__(self, path, params, per_game, boards=None, fresh=()):
         self.path = path
         self.params = params
         self.per_game = per_game
@@ -118,7 +148,9 @@ class _Store:
                                                            params)
             self.rewrite = True
         # every record is checked against this run's arguments before any is used
-        check_records(self.records, lines, params, chunk_of_key or {}, self.chunks)
+        fmt = self.stored.get("format", 1) if self.stored else FORMAT
+        self.short = check_records(self.records, lines, params, boards or {}, self.chunks,
+                                   fmt if isinstance(fmt, int) else FORMAT)
 
     def open(self):
         try:
@@ -128,21 +160,21 @@ class _Store:
 
     def _open(self):
         """Create the folder and write ``params.json`` (again, if the run grows the sweep).
-        A grown folder's old format-1 records are first rewritten with their board keys,
-        since their board indices refer to the old grid."""
+        When ``params.json`` is rewritten (a grown folder), its records are too if some
+        lack a digest of their content (formats 1-3; format-1 records also get their board
+        keys, since their indices refer to the old grid), so that every record of a
+        folder of this format carries one."""
         os.makedirs(self.path, exist_ok=True)
         if os.path.exists(self.chunks) and os.path.getsize(self.chunks) > self._end:
             with open(self.chunks, "r+b") as f:
                 f.truncate(self._end)
         if self.rewrite:
-            if self.dropped:  # a changed agent's games set aside (fresh): without them
+            # (a changed agent's games set aside with fresh: the records without them)
+            if self.dropped or self.short:
+                for r in self.records:
+                    r["id"] = record_id(self.params, r)
                 _fsync_write(self.chunks, "".join(
                     json.dumps(r, separators=(",", ":")) + "\n" for r in self.records))
-            elif self.stored is not None and os.path.exists(self.chunks):
-                with open(self.chunks) as f:
-                    if any('"key"' not in line for line in f if line.strip()):
-                        _fsync_write(self.chunks, "".join(
-                            json.dumps(r, separators=(",", ":")) + "\n" for r in self.records))
             _fsync_write(self.pfile, json.dumps(self.params, indent=1) + "\n")
             self.rewrite = False
         if self.per_game:

@@ -15,7 +15,7 @@ from .grid import board_key, from_params
 from .plan import _Plan
 from .progress import _hms
 from .grid import with_defaults
-from .integrity import check_records
+from .integrity import FORMAT, check_records
 from .store import read_params, read_records
 
 TIMING_COLUMNS = ("us_per_game",)  # wall-clock derived: the only non-reproducible columns
@@ -170,9 +170,9 @@ def load(path) -> SweepResult:
     plan = _Plan(params, boards)
     recs, _, lines = read_records(path, stored)
     # (a folder older than prior/budget in params.json was played with their defaults)
-    check_records(recs, lines, with_defaults(stored),
-                  {board_key(bd): bd["chunk"] for bd in boards},
-                  os.path.join(path, "chunks.jsonl"))
+    fmt = stored.get("format", 1)
+    check_records(recs, lines, with_defaults(stored), {board_key(bd): bd for bd in boards},
+                  os.path.join(path, "chunks.jsonl"), fmt if isinstance(fmt, int) else FORMAT)
     for rec in recs:
         plan.add(rec)
     for b in range(len(boards)):
