@@ -18,12 +18,21 @@ from .integrity import FORMAT, check_records, record_id
 
 
 def _fsync_write(path, text):
+    """Write ``path`` whole or not at all (a temporary file, fsynced, then renamed); a
+    failure (a full disk) leaves no temporary file behind."""
     tmp = f"{path}.{os.getpid()}.tmp"  # per process: two writers never share a temp file
-    with open(tmp, "w") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        raise
 
 
 REQUIRED = ("members", "sizes", "rules", "seed")

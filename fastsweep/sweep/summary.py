@@ -15,10 +15,15 @@ from .grid import board_key, from_params
 from .plan import _Plan
 from .progress import _hms
 from .grid import with_defaults
+from .csv_check import PAIRS_NEEDS, SUMMARY_NEEDS, check_against_params, read_table
 from .integrity import FORMAT, check_records
 from .store import read_params, read_records
 
 TIMING_COLUMNS = ("us_per_game",)  # wall-clock derived: the only non-reproducible columns
+PAIR_COLUMNS = ("board", "height", "width", "mines", "density", "rules", "first_click",
+                "first_cell", "agent_a", "mine_count_a", "agent_b", "mine_count_b", "games",
+                "mean_diff", "std_diff", "ci_low", "ci_high", "ci_half", "unpaired_half",
+                "win_diff", "win_diff_low", "win_diff_high")
 _STATS = ("n", "x1", "x2", "wins", "det", "guess", "moves", "approx", "wrong", "sdet",
           "drop")
 
@@ -77,7 +82,10 @@ def summarize(plan) -> SweepResult:
     rows, prows = [], []
     for b, bd in enumerate(plan.boards):
         if not plan.done(b):
-            raise ValueError(f"out: board {b} is unfinished; re-run the sweep to complete it")
+            raise ValueError(
+                f"results: the sweep is unfinished ({bd['height']}x{bd['width']} with "
+                f"{bd['mines']} mines, {bd['rules']}, lacks games); re-run its command to "
+                f"complete it")
         scale = max(bd["mines"], 1)
         fc = bd["first_cell"] if isinstance(bd["first_cell"], str) else ",".join(
             map(str, bd["first_cell"]))
@@ -133,7 +141,8 @@ def summarize(plan) -> SweepResult:
                               games=n, mean_diff=m, std_diff=sd, ci_low=lo, ci_high=hi,
                               ci_half=(hi - lo) / 2, unpaired_half=unpaired,
                               win_diff=wm, win_diff_low=wlo, win_diff_high=whi))
-    return SweepResult(pd.DataFrame(rows), pd.DataFrame(prows), plan.p)
+    # (one member: no pairs, but the header, so the written pairs.csv reads back)
+    return SweepResult(pd.DataFrame(rows), pd.DataFrame(prows, columns=PAIR_COLUMNS), plan.p)
 
 
 def load(path) -> SweepResult:
@@ -157,14 +166,14 @@ def load(path) -> SweepResult:
     stored = read_params(pfile)
     params, boards = from_params(stored)
     if not os.path.exists(os.path.join(path, "chunks.jsonl")):
+        # (committed folders keep only their summaries: checked, not trusted)
         sfile, qfile = os.path.join(path, "summary.csv"), os.path.join(path, "pairs.csv")
         if not os.path.exists(sfile):
             raise ValueError(f"results: {path} has neither chunks.jsonl nor summary.csv")
-        kw = dict(keep_default_na=False, na_values=[""])
-        # folders written before format 2 repeat the CI method on every row
-        summary = pd.read_csv(sfile, **kw).drop(columns=["ci_method"], errors="ignore")
-        pairs = (pd.read_csv(qfile, **kw).drop(columns=["ci_method"], errors="ignore")
-                 if os.path.exists(qfile) else pd.DataFrame())
+        summary = read_table(sfile, SUMMARY_NEEDS)
+        pairs = (read_table(qfile, PAIRS_NEEDS) if os.path.exists(qfile)
+                 else pd.DataFrame(columns=PAIR_COLUMNS))
+        check_against_params(summary, pairs, params, boards, sfile, qfile)
         params["ci_method"] = stored.get("ci_method", stats.CI_METHOD)
         return SweepResult(summary, pairs, params, path)
     plan = _Plan(params, boards)

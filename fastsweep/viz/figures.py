@@ -283,15 +283,12 @@ def plot_results(results, kinds=KINDS, formats=("pdf", "png"), out=None, referen
     """
     if not os.path.isdir(results):
         raise ValueError(f"results: {results!r} is not a folder")
-    sfile, pfile = os.path.join(results, "summary.csv"), os.path.join(results, "pairs.csv")
-    if os.path.exists(sfile):
-        summary = pd.read_csv(sfile, keep_default_na=False, na_values=[""])
-        pairs = pd.read_csv(pfile) if os.path.exists(pfile) else pd.DataFrame()
-    else:
-        from ..sweep import load
+    from ..sweep import load
 
-        r = load(results)
-        summary, pairs = r.summary, r.pairs
+    # through load(), as table does: from the chunk records when the folder has them (a
+    # summary.csv left by an interrupted growth is stale), else its checked summaries
+    r = load(results)
+    summary, pairs = r.summary, r.pairs
     if "diff" in kinds and len(pairs):
         _reference_pairs(pairs, reference)  # a bad reference fails before any file is written
     out = out or results
