@@ -428,3 +428,66 @@ def test_sigint_at_random_points_loses_nothing(tmp_path):
         cut.append((r.reused_chunks, r.played_chunks))
     # some interrupt landed mid-sweep (not before the first or after the last chunk)
     assert any(reused > 0 and played > 0 for reused, played in cut), cut
+
+
+# ---- the main process killed ----------------------------------------------------------------
+
+_LONG = """
+import sys, fastsweep
+fastsweep.sweep(["probability"], 16, densities=[0.2], games=100_000, chunk_games=50,
+                workers=2, out=sys.argv[1], quiet=True)
+"""
+
+
+def _children(pid):
+    kids = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        kids.append(int(d))
+            except (OSError, ValueError, IndexError):
+                pass
+    return kids
+
+
+def _alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc and prctl: Linux")
+@pytest.mark.parametrize("sig", ["SIGKILL", "SIGTERM"])
+def test_workers_die_with_the_main_process(tmp_path, sig):
+    """Kill a sweep's main process while its pool plays: its workers exit too (they held
+    memory and the pipes for minutes); after SIGTERM the lock is released like after
+    Ctrl-C, the process ends as SIGTERM ends it, and the folder resumes."""
+    import signal
+    import time
+    out = tmp_path / "s"
+    proc = subprocess.Popen([sys.executable, "-c", _LONG, str(out)])
+    try:
+        deadline = time.monotonic() + 300
+        while not ((out / "chunks.jsonl").exists() and lines(out)):
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.2)
+        workers = _children(proc.pid)
+        assert len(workers) >= 2, workers
+        proc.send_signal(getattr(signal, sig))
+        assert proc.wait(60) == -getattr(signal, sig)
+        deadline = time.monotonic() + 10
+        while any(map(_alive, workers)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(map(_alive, workers)), [w for w in workers if _alive(w)]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    if sig == "SIGTERM":
+        assert not os.path.exists(FolderLock(str(out)).path)
+    r = fastsweep.sweep(["probability"], 16, densities=[0.2], games=100, chunk_games=50,
+                        workers=1, out=str(out), quiet=True)  # (free lock after SIGKILL too)
+    assert r.reused_chunks > 0

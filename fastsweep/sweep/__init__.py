@@ -29,6 +29,7 @@ folder), ``backends`` and ``dask_local`` (in-process, process pool, Dask), ``pro
 """
 from __future__ import annotations
 
+import contextlib
 import numbers
 import os
 from collections import deque
@@ -163,11 +164,45 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
         # fails cleanly and writes nothing
         ex = Dask(workers, scheduler, params["agents"], timeout, warm_up)
     try:
-        return _sweep(params, boards, out, per_game, workers, backend, scheduler, timeout,
-                      quiet, ex, fresh)
+        with _terminate_cleanly():
+            return _sweep(params, boards, out, per_game, workers, backend, scheduler,
+                          timeout, quiet, ex, fresh)
     finally:
         if ex is not None:
             ex.close()
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM during a sweep: handled as Ctrl-C is (finished chunks kept, workers stopped,
+    the folder's lock released), then the signal is delivered again."""
+
+
+@contextlib.contextmanager
+def _terminate_cleanly():
+    """While a sweep runs, SIGTERM (a batch system's or ``kill``'s) cleans up like Ctrl-C
+    and then ends the process as SIGTERM would have; only when SIGTERM has its default
+    action (a program that handles it keeps its own handler) and in the main thread
+    (where Python runs signal handlers)."""
+    import signal
+    import threading
+
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL):
+        yield
+        return
+
+    def stop(signum, frame):
+        raise _Terminated()
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    except _Terminated:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.raise_signal(signal.SIGTERM)  # ends the process: its status says SIGTERM
+        raise
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _sweep(params, boards, out, per_game, workers, backend, scheduler, timeout, quiet, ex,

@@ -5,14 +5,30 @@ Imports nothing from the rest of the package.
 """
 from __future__ import annotations
 
+import os
 import signal
 import sys
 
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
-def _worker_init():
+
+def _worker_init(parent):
     # Ctrl-C reaches the whole process group: only the parent reacts (it records what
     # finished, then stops the workers), so no worker prints a traceback of its own.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # the parent's SIGTERM handler (see sweep()) is not the worker's: SIGTERM stops it
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # a worker dies with its parent, even a parent killed by SIGKILL, which runs no
+    # clean-up: otherwise the pool's workers live on, holding memory and the pipes
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        except (OSError, AttributeError):  # (no prctl: an unusual libc)
+            pass
+    if os.getppid() != parent:  # the parent died before the line above
+        os._exit(1)
 
 
 class Inline:
@@ -49,7 +65,7 @@ class Pool:
         # fork: workers inherit the compiled kernels (no import or cache load per worker)
         ctx = mp.get_context("fork" if sys.platform.startswith("linux") else "spawn")
         self.ex = ProcessPoolExecutor(max_workers=workers, mp_context=ctx,
-                                      initializer=_worker_init)
+                                      initializer=_worker_init, initargs=(os.getpid(),))
         self.nworkers = workers
         self.ex.submit(int, 0).result()  # start the workers now, before any thread exists
 
