@@ -334,6 +334,18 @@ HOSTILE = [
      "workers", "per core"),
     (lambda t: fastsweep.sweep(["basic"], 8, densities=[0.2], games=10, workers=1,
                                out=str(t)), "out", "is a file"),
+    # issue 46: folders, timeouts
+    (lambda t: fastsweep.sweep(["basic"], 8, densities=[0.2], games=10, out=5), "out",
+     "expected a folder's path"),
+    (lambda t: fastsweep.sweep(["basic"], 8, densities=[0.2], games=10, out=""), "out",
+     "expected a folder's path"),
+    (lambda t: fastsweep.load(None), "path", "expected a folder's path"),
+    (lambda t: fastsweep.load(5), "path", "expected a folder's path"),
+    (lambda t: fastsweep.sweep(["basic"], 8, densities=[0.2], games=10, backend="dask",
+                               scheduler="tcp://127.0.0.1:1", timeout=float("inf")),
+     "timeout", r"seconds in \(0, 3600\]"),
+    (lambda t: fastsweep.sweep(["basic"], 8, densities=[0.2], games=10, timeout=True),
+     "timeout", "seconds in"),
 ]
 
 

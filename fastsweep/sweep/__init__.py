@@ -40,10 +40,11 @@ from ..options import check_reads, sweep_options, takes_options
 from .grid import FORMAT, _resolve, board_key, chunk_size, parse_range
 from .lock import FolderLock
 from .plan import _Plan
-from .store import _fsync_write, _Store
+from .store import _fsync_write, _Store, folder_arg
 from .summary import TIMING_COLUMNS, SweepResult, load, summarize
 
 MAX_WORKERS_PER_CORE = 4
+MAX_TIMEOUT = 3600  # seconds to wait for a Dask scheduler
 
 __all__ = ["BACKENDS", "FORMAT", "TIMING_COLUMNS", "SweepResult", "SweepWorkerError",
            "chunk_size", "load", "parse_range", "run_batch", "run_task", "summarize", "sweep",
@@ -142,6 +143,8 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
         if not isinstance(scheduler, str) or ":" not in scheduler:
             raise ValueError(f"scheduler: expected an address like tcp://HOST:PORT, got "
                              f"{scheduler!r}")
+    if out is not None:
+        out = folder_arg(out, "out")
     if per_game and out is None:
         raise ValueError("per_game: needs an output folder (out=...)")
     fresh = [fresh] if isinstance(fresh, str) else list(fresh)
@@ -155,8 +158,11 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
                 raise ValueError(f"agents: your agent {a!r} has no import path, so Dask's "
                                  "workers cannot load it; give it as 'module:attr' or "
                                  "'path/to/file.py:attr'")
-    if not isinstance(timeout, numbers.Real) or not timeout > 0:
-        raise ValueError(f"timeout: must be a number of seconds > 0, got {timeout!r}")
+    if (not isinstance(timeout, numbers.Real) or isinstance(timeout, bool)
+            or not 0 < timeout <= MAX_TIMEOUT):
+        # (inf reached Dask as an "invalid time unit")
+        raise ValueError(f"timeout: must be a number of seconds in (0, {MAX_TIMEOUT}], got "
+                         f"{timeout!r}")
 
     ex = None
     if backend == "dask" and scheduler is not None:

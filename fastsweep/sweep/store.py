@@ -35,6 +35,16 @@ def _fsync_write(path, text):
         raise
 
 
+def folder_arg(value, name) -> str:
+    """A folder argument (``out``, ``path``) as a string: a non-empty str or path."""
+    if isinstance(value, os.PathLike):
+        value = os.fspath(value)
+    if not isinstance(value, str) or not value.strip() or "\0" in value:
+        raise ValueError(f"{name}: expected a folder's path (a non-empty string or "
+                         f"os.PathLike), got {value!r}")
+    return value
+
+
 REQUIRED = ("members", "sizes", "rules", "seed")
 
 

@@ -17,7 +17,7 @@ from .progress import _hms
 from .grid import with_defaults
 from .csv_check import PAIRS_NEEDS, SUMMARY_NEEDS, check_against_params, read_table
 from .integrity import FORMAT, check_records
-from .store import read_params, read_records
+from .store import folder_arg, read_params, read_records
 
 TIMING_COLUMNS = ("us_per_game",)  # wall-clock derived: the only non-reproducible columns
 PAIR_COLUMNS = ("board", "height", "width", "mines", "density", "rules", "first_click",
@@ -160,6 +160,7 @@ def load(path) -> SweepResult:
     >>> back.summary[["density", "mine_count", "games"]].values.tolist()
     [[0.1, False, 50], [0.1, True, 50], [0.2, False, 50], [0.2, True, 50]]
     """
+    path = folder_arg(path, "path")
     pfile = os.path.join(path, "params.json")
     if not os.path.exists(pfile):
         raise ValueError(f"results: {path} is not a sweep folder (no params.json)")
