@@ -503,3 +503,17 @@ def test_workers_die_with_the_main_process(tmp_path, sig):
     r = fastsweep.sweep(["probability"], 16, densities=[0.2], games=100, chunk_games=50,
                         workers=1, out=str(out), quiet=True)  # (free lock after SIGKILL too)
     assert r.reused_chunks > 0
+
+
+def test_a_read_only_file_system_is_one_line_naming_out(tmp_path, monkeypatch):
+    """(simulated: the lock file cannot be created, errno 30)"""
+    import errno
+    from fastsweep.sweep import lock
+
+    def ro(*a, **k):
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+
+    monkeypatch.setattr(lock.os, "open", ro)
+    with pytest.raises(OSError, match=r"^out: cannot write to .*s \(its lock file .*: "
+                                      r"Read-only file system\)$"):
+        small(tmp_path / "s")

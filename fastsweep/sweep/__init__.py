@@ -21,11 +21,13 @@ A run on an existing folder resumes or grows it (more games, another ``ci``, mor
 or members: finished chunks are reused); a change that would mix different games is
 refused (:mod:`.grow`).
 
-Modules, in dependency order: ``grid`` (arguments -> the grid), ``grow`` (what a run may
-change in a folder), ``plan`` (chunks and the stopping rule), ``store`` (the output
-folder), ``backends`` and ``dask_local`` (in-process, process pool, Dask), ``progress``,
-``execute`` (workers and the scheduling loop), ``summary`` (statistics, :func:`load`),
-``table`` (pivot tables for papers); this module holds :func:`sweep` itself.
+Modules, in dependency order: ``integrity`` (record digests and checks), ``grid``
+(arguments -> the grid), ``grow`` (what a run may change in a folder), ``plan`` (chunks and
+the stopping rule), ``store`` (the output folder), ``lock`` (one run per folder),
+``backends`` and ``dask_local`` (in-process, process pool, Dask), ``progress``, ``execute``
+(workers and the scheduling loop), ``csv_check`` (summaries read back, checked),
+``summary`` (statistics, :func:`load`), ``table`` (pivot tables for papers); this module
+holds :func:`sweep` itself.
 """
 from __future__ import annotations
 
