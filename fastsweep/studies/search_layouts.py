@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import itertools
 import math
+import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+
+from ..config import check_seed
 
 #: One orthogonal step of a mine: up, down, left, right (the order moves are listed in).
 STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
@@ -125,7 +128,8 @@ def local_search(objective, start, *, minimize=True, patience=3, tries=None, min
 
     Each round evaluates candidate moves of the current layout (:func:`mine_steps`): all of
     them (``tries=None``: steepest descent) or ``tries`` of them drawn at random without
-    replacement (from a generator seeded by ``seed``). The best candidate is kept if it
+    replacement (from a generator seeded by ``seed``, an integer in [0, 2**64 - 1], or
+    ``seed`` itself when it is a numpy Generator). The best candidate is kept if it
     improves the objective (lowers it when ``minimize``, else raises it) by at least
     ``min_gain`` relative to the current value (``min_gain * |value|``, and by more than
     0). The search tolerates ``patience`` non-improving rounds in a row and stops at the
@@ -156,16 +160,23 @@ def local_search(objective, start, *, minimize=True, patience=3, tries=None, min
     if (isinstance(min_gain, bool) or not isinstance(min_gain, (int, float, np.floating))
             or not math.isfinite(min_gain) or min_gain < 0):
         raise ValueError(f"min_gain: must be a finite number >= 0, got {min_gain!r}")
-    rng = np.random.default_rng(seed)
+    # a Generator goes on with its own stream (hard_board's, after its start layout)
+    rng = (seed if isinstance(seed, np.random.Generator)
+           else np.random.default_rng(check_seed(seed)))
     sign = 1.0 if minimize else -1.0  # search minimises sign * objective
     cache = {}
 
     def value(x):
         k = x.tobytes()
         if k not in cache:
-            v = float(objective(x))
-            if not math.isfinite(v):
-                raise ValueError(f"objective: returned {v} (must be finite)")
+            v = objective(x)
+            # a number only: float() would take the string "1.5" and fail on "abc" with
+            # a message that does not name the objective
+            if (isinstance(v, (bool, np.bool_)) or not isinstance(v, (numbers.Real, np.floating))
+                    or not math.isfinite(v)):
+                raise ValueError(f"objective: must return a finite number for a layout, "
+                                 f"returned {v!r:.60}")
+            v = float(v)
             cache[k] = v
         return cache[k]
 
