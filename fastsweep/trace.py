@@ -6,6 +6,7 @@ the trace is exactly the game ``run`` would have played with the same seed and i
 """
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -183,6 +184,9 @@ class Trace:
     def text(self, every: int = 0) -> str:
         """The play-by-play: one line per move, the board every ``every`` moves (0: only
         at the end, where the mines still hidden are shown), the legend and a summary line."""
+        if not isinstance(every, numbers.Integral) or isinstance(every, bool) or every < 0:
+            raise ValueError(f"every: must be an integer >= 0 (the board every N moves; 0: "
+                             f"only at the end), got {every!r}")
         lines = []
         for i, mv in enumerate(self.moves.itertuples(index=False), start=1):
             lines.append(f"{mv.move:5d}  {mv.action:<6} {mv.cell:<10} {mv.outcome:<10} {mv.reason}")
