@@ -47,7 +47,7 @@ def _from_obs(view, mines, likelihood):
         view = np.where(view == -3, -2, np.where(blank, 0, view)).astype(np.int8)
         if blank.any():
             rows = (np.full(view.shape + (9,), np.nan) if likelihood is None
-                    else np.array(likelihood, dtype=np.float64, copy=True))
+                    else _float_rows(likelihood).copy())
             rows[blank] = 1.0
             likelihood = rows
     return view, mines, likelihood
@@ -149,11 +149,21 @@ def _raise_status(status, mines, approx, stacklevel, quality=(0, 0.0, 0.0)):
                       ApproximationWarning, stacklevel=stacklevel + 1)
 
 
+def _float_rows(likelihood):
+    """``likelihood`` as a float64 array; numpy's own error ("could not convert string to
+    float") would not say which argument was wrong."""
+    try:
+        return np.asarray(likelihood, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"likelihood: expected an array of numbers (a row of 9 per cell, NaN "
+                         f"for a hard clue), got {likelihood!r:.60}") from None
+
+
 def _soft(view, likelihood):
     """(view for the kernels, soft rows (N, 9) or (0, 9)) from a ``likelihood`` argument."""
     if likelihood is None:
         return view, np.zeros((0, 9), np.float64)
-    L = np.asarray(likelihood, dtype=np.float64)
+    L = _float_rows(likelihood)
     if L.shape != view.shape + (9,):
         raise ValueError(f"likelihood: expected shape {view.shape + (9,)} (a row of 9 "
                          f"values per cell, NaN for a hard clue), got {L.shape}")

@@ -64,6 +64,65 @@ def test_the_largest_seed_is_accepted():
     assert advise(VIEW, seed=2**64 - 1).move is not None
 
 
+# ---- other arguments: (call, exception, message) ----------------------------------------
+
+def _trace():
+    return fastsweep.play("basic", 5, mines=3)
+
+
+PY = [
+    pytest.param(lambda t: _trace().text(every=-1), ValueError, r"^every: must be an integer >= 0",
+                 id="text-every-negative"),
+    pytest.param(lambda t: _trace().text(every=1.5), ValueError, r"^every: ", id="text-every-float"),
+    pytest.param(lambda t: _trace().text(every="a"), ValueError, r"^every: ", id="text-every-str"),
+    pytest.param(lambda t: _trace().text(every=True), ValueError, r"^every: ", id="text-every-bool"),
+    pytest.param(lambda t: _trace().animate(gif=str(t / "a.gif"), fps=1e-9), ValueError,
+                 r"^fps: must be a number of frames per second in \[0.1, 50\]", id="animate-fps-tiny"),
+    pytest.param(lambda t: _trace().animate(gif=str(t / "a.gif"), fps=float("inf")), ValueError,
+                 r"^fps: ", id="animate-fps-inf"),
+    pytest.param(lambda t: fastsweep.run("basic", 5, mines=3, noise="detector:p_neg=0.1,p_neg=0.2"),
+                 ValueError, r"^noise: p_neg is given twice", id="noise-repeated-key"),
+    pytest.param(lambda t: fastsweep.run("basic", 5, mines=3, noise="reveal:p=0.5,p=0.9"),
+                 ValueError, r"^noise: p is given twice", id="noise-repeated-p"),
+    pytest.param(lambda t: fastsweep.run("basic", 5, mines=3, noise="reveal:p=0.5",
+                                         noise_aware=False),
+                 ValueError, r"^noise_aware: agent 'basic' does not read .*cannot reason under noise",
+                 id="trust-clues-unable-agent"),
+    pytest.param(lambda t: advise(VIEW, agent="basic", noise="reveal:p=0.5", noise_aware=False),
+                 ValueError, r"^noise_aware: agent 'basic' does not read .*cannot reason", id="advise-trust-unable"),
+    pytest.param(lambda t: fastsweep.run("probability", 5, mines=3, noise_aware=False),
+                 ValueError, r"^noise_aware: trusting the clues .* needs a noise model",
+                 id="trust-clues-without-noise"),
+    pytest.param(lambda t: fastsweep.sweep(["basic", "probability"], 5, mines=[3], games=2,
+                                           workers=1, noise_aware=False),
+                 ValueError, r"^noise_aware: trusting the clues", id="sweep-trust-without-noise"),
+    pytest.param(lambda t: fastsweep.sweep(["basic"], 5, mines=[3], games=2, workers=1,
+                                           noise="reveal:p=0.5", noise_aware=False),
+                 ValueError, r"^noise_aware: agent 'basic' does not read this option.*cannot reason under noise", id="sweep-trust-unable"),
+    pytest.param(lambda t: fastsweep.deduce([[1, -1], [-1, -1]], likelihood="abc"), ValueError,
+                 r"^likelihood: expected an array of numbers", id="likelihood-str"),
+    pytest.param(lambda t: fastsweep.mine_probabilities([[1, -1], [-1, -1]],
+                                                        likelihood=[[1, 2], [3]]),
+                 ValueError, r"^likelihood: ", id="likelihood-ragged"),
+    pytest.param(lambda t: local_search(lambda lay: "abc", EYE), ValueError,
+                 r"^objective: must return a finite number", id="objective-str"),
+    pytest.param(lambda t: local_search(lambda lay: "1.5", EYE), ValueError,
+                 r"^objective: ", id="objective-numeric-str"),
+    pytest.param(lambda t: local_search(lambda lay: None, EYE), ValueError,
+                 r"^objective: ", id="objective-none"),
+    pytest.param(lambda t: local_search(lambda lay: float("nan"), EYE), ValueError,
+                 r"^objective: ", id="objective-nan"),
+    pytest.param(lambda t: fastsweep.sweep(None, 5, mines=[3], games=2), ValueError,
+                 r"^agents: expected a list of agents", id="sweep-agents-none"),
+]
+
+
+@pytest.mark.parametrize("call, exc, match", PY)
+def test_hostile_python_arguments(tmp_path, call, exc, match):
+    with pytest.raises(exc, match=match):
+        call(tmp_path)
+
+
 # ---- the command line: one line, exit 2, the flag named ---------------------------------
 
 CLI = [
@@ -80,6 +139,32 @@ CLI = [
                   "--seed", "-1"], "--seed: must be an integer", id="sweep--seed-negative"),
     pytest.param(["hardboard", "--agent", "basic", "--size", "5", "--mines", "3", "--seed", "-1"],
                  "--seed", id="hardboard--seed-negative"),
+    pytest.param(["play", "--size", "5", "--mines", "3", "--gif", "{tmp}/a.gif", "--fps", "0.001"],
+                 "--fps: must be a number of frames per second in [0.1, 50]", id="play--fps-tiny"),
+    pytest.param(["play", "--size", "5", "--mines", "3", "--gif", "{tmp}/a.gif", "--fps", "nan"],
+                 "--fps: ", id="play--fps-nan"),
+    pytest.param(["sweep", "--agents", "basic", "--size", "5", "--density", "0.1", "--games", "2",
+                  "--backend", "dask", "--scheduler", "tcp://127.0.0.1:1", "--timeout", "inf"],
+                 "--timeout: must be a finite number of seconds", id="sweep--timeout-inf"),
+    pytest.param(["sweep", "--agents", "basic", "--size", "5", "--density", "0.1", "--games", "2",
+                  "--timeout", "nan"], "--timeout: ", id="sweep--timeout-nan"),
+    pytest.param(["sweep", "--agents", "basic", "--size", "5", "--density", "0.1", "--games", "2",
+                  "--timeout", "1e9"], "--timeout: ", id="sweep--timeout-huge"),
+    pytest.param(["sweep", "--agents", "basic", "--size", "5", "--mines", "abc", "--games", "2"],
+                 "--mines: expected comma-separated integers", id="sweep--mines-abc"),
+    pytest.param(["sweep", "--agents", "basic", "--size", "5", "--mines", "1.5", "--games", "2"],
+                 "--mines: expected comma-separated integers", id="sweep--mines-float"),
+    pytest.param(["sweep", "--agents", "basic", "--size", "5", "--mines", "", "--games", "2"],
+                 "--mines: expected comma-separated integers", id="sweep--mines-empty"),
+    pytest.param(["run", "--size", "5", "--mines", "3", "--noise", "detector:p_neg=0.1,p_neg=0.2"],
+                 "--noise: p_neg is given twice", id="run--noise-repeated-key"),
+    pytest.param(["run", "--size", "5", "--mines", "3", "--noise", "reveal:p=0.5", "--trust-clues"],
+                 "--trust-clues: agent 'basic' does not read this option", id="run--trust-clues-basic"),
+    pytest.param(["run", "--agent", "probability", "--size", "5", "--mines", "3", "--trust-clues"],
+                 "--trust-clues: trusting the clues", id="run--trust-clues-no-noise"),
+    pytest.param(["sweep", "--agents", "probability", "--size", "5", "--mines", "3", "--games",
+                  "2", "--trust-clues"], "--trust-clues: trusting the clues",
+                 id="sweep--trust-clues-no-noise"),
 ]
 
 

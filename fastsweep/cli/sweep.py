@@ -25,7 +25,9 @@ def cmd_sweep(a):
     import sys
 
     from ..sweep import SweepWorkerError, sweep
+    from ..values import check_timeout
 
+    check_timeout(a.timeout)  # (before any work: inf reached Dask's parser as a KeyError)
     kw = {}
     for o in sweep_options():  # the option table's flags, under sweep's keywords
         if o.flag is not None:
