@@ -10,6 +10,7 @@ import warnings
 
 import numpy as np
 
+from .agents import counted
 from .config import MAX_CELLS
 from .kernels.inference import count as kc
 from .kernels.inference import results as kr
@@ -100,17 +101,18 @@ def _state(view, mines):
     if code:
         r, c = divmod(int(cell), w)
         raise ValueError(f"view is inconsistent: clue {view[r, c]} at ({r},{c}) "
-                         f"{_PROBLEMS[code]} ({ke.nb_mines(S, cell)} known mines, "
-                         f"{ke.nb_hidden(S, cell)} hidden neighbours)")
+                         f"{_PROBLEMS[code]} ({counted(ke.nb_mines(S, cell), 'known mine')}, "
+                         f"{counted(ke.nb_hidden(S, cell), 'hidden neighbour')})")
     if mines is not None:
         if not isinstance(mines, numbers.Integral) or isinstance(mines, bool):
             raise ValueError(f"mines: expected an integer or None, got {mines!r}")
         if mines < nknown:
             raise ValueError(f"view is inconsistent with mines={mines}: it already shows "
-                             f"{nknown} known mines")
+                             f"{counted(nknown, 'known mine')}")
         if mines > nknown + nhid:
-            raise ValueError(f"view is inconsistent with mines={mines}: only {nknown} known "
-                             f"mines and {nhid} hidden cells")
+            raise ValueError(f"view is inconsistent with mines={mines}: only "
+                             f"{counted(nknown, 'known mine')} and "
+                             f"{counted(nhid, 'hidden cell')}")
     S[ke.ncells(S), kl.C_KMINES] = -1 if mines is None else int(mines)
     return S
 
