@@ -182,3 +182,89 @@ def test_cli_hostile_arguments_are_one_line(capsys, tmp_path, pos, argv, text):
     assert code == 2, (code, err)
     assert err.count("\n") == 1 and err.startswith(f"fastsweep {argv[0]}: error: "), err
     assert text in err and "Traceback" not in err, err
+
+
+# ---- files and streams: read at most the stated limit -----------------------------------
+
+def test_advise_reads_at_most_its_limit_from_a_file_or_a_stream(capsys, monkeypatch):
+    import io
+
+    from fastsweep.cli import advise as advise_cli
+
+    limit = f"{advise_cli.MAX_POSITION_CHARS:,} characters"
+    code, out, err = run_cli(capsys, "advise", "/dev/zero")  # endless: read to the limit only
+    assert code == 2 and err.count("\n") == 1 and limit in err, err
+    assert err.startswith("fastsweep advise: error: position: '/dev/zero' is longer than")
+    monkeypatch.setattr(advise_cli, "MAX_POSITION_CHARS", 100)
+    monkeypatch.setattr("sys.stdin", io.StringIO("?" * 101))
+    code, out, err = run_cli(capsys, "advise", "-")
+    assert code == 2 and "position: standard input is longer than 100 characters" in err
+    monkeypatch.setattr("sys.stdin", io.StringIO("? 1\n? ?\n"))  # at the limit: read
+    code, out, err = run_cli(capsys, "advise", "-")
+    assert code == 0, err
+
+
+def test_interactive_answers_from_a_pipe_are_bounded(capsys, monkeypatch):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("0" * 5000))  # no newline, ever
+    code, out, err = run_cli(capsys, "advise", "--size", "3", "--interactive")
+    assert code == 2 and err.count("\n") == 1, err
+    assert "answer: a line of standard input is longer than 1,000 characters" in err
+    monkeypatch.setattr("sys.stdin", io.StringIO("0\nquit\n"))
+    code, out, err = run_cli(capsys, "advise", "--size", "3", "--interactive")
+    assert code == 0 and "what did (0,0) show? 0" in out, (out, err)
+
+
+# ---- smaller things a new user met -------------------------------------------------------
+
+def _sweep_folder(tmp_path):
+    out = tmp_path / "s"
+    fastsweep.sweep(["basic", "inference"], 5, densities=[0.1, 0.2], mine_count=[False],
+                    games=4, workers=1, quiet=True, out=str(out))
+    return out
+
+
+def test_table_rows_agent_alone_puts_the_densities_in_columns(tmp_path, capsys):
+    out = _sweep_folder(tmp_path)
+    code, text, err = run_cli(capsys, "table", str(out), "--rows", "agent")
+    assert code == 0, err
+    assert text.splitlines()[0] == "| agent | 0.1 | 0.2 |"
+    code, text, err = run_cli(capsys, "table", str(out), "--cols", "density")
+    assert code == 0 and text.splitlines()[0] == "| agent | 0.1 | 0.2 |", err
+    code, text, err = run_cli(capsys, "table", str(out), "--rows", "agent", "--cols", "agent")
+    assert code == 2 and "--rows/--cols: agent is in both" in err  # given twice: still refused
+
+
+def test_counts_agree_with_their_nouns():
+    from fastsweep.agents import reason_text
+    from fastsweep.kernels.engine import layout as kl
+
+    nan = float("nan")
+    assert reason_text(kl.R_CLUE_SAFE, 0, 1, nan, 3) == (
+        "clue at (0,0) has all its mines found: 1 hidden neighbour safe")
+    assert reason_text(kl.R_CLUE_MINES, 0, 1, nan, 3) == (
+        "clue at (0,0) has 1 hidden neighbour left, all mines")  # ("all mines": tests read it)
+    assert reason_text(kl.R_CLUE_MINES, 0, 2, nan, 3).endswith("2 hidden neighbours left, all mines")
+    assert reason_text(kl.R_DEDUCE_SAFE, -1, 1, nan, 3).endswith("(1 cell touches no clue)")
+    assert reason_text(kl.R_DEDUCE_SAFE, -1, 4, nan, 3).endswith("(4 cells touch no clue)")
+    assert reason_text(kl.R_DEDUCE_MINE, 4, 1, nan, 3) == (
+        "mine by deduction from 1 clue, e.g. at (1,1)")
+    assert reason_text(kl.R_RANDOM, -1, 1, nan, 3) == "random guess, 1 hidden cell"
+    assert reason_text(kl.R_COUNT_SAFE, -1, 1, nan, 3) == (
+        "all mines found: the 1 hidden cell left is safe")
+    with pytest.raises(ValueError, match=r"\(1 known mine, 1 hidden neighbour\)"):
+        fastsweep.deduce([[-2, 0], [-1, 0]])
+
+
+def test_the_advice_says_which_certain_mines_the_agent_leaves_for_later():
+    view, _ = random_view(5, 6, 6, 14, seed=1)  # (the first seed where basic flags one of five)
+    a = advise(view, agent="basic")
+    later = {tuple(map(int, c)) for c in np.argwhere(a.mine)} - set(a.flags)
+    assert a.flags and later and a.move is not None
+    line = next(ln for ln in a.text().splitlines() if ln.startswith("the agent flags"))
+    assert line.startswith("the agent flags before its move: ")
+    for r, c in later:
+        assert f"({r},{c})" in line.split("leaves the certain")[1]
+    for r, c in a.flags:
+        assert f"({r},{c})" in line.split(";")[0]

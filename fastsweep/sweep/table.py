@@ -74,12 +74,26 @@ def _where(df, where):
     return df
 
 
-def table(summary, rows="density", cols="agent", value="mean_score", ci=False,
+def _default_field(df, taken, first, second):
+    """``[first]``, or when the other axis holds it already ``second`` or else the first
+    field of ``FIELDS`` not there whose values vary within its cells: ``--rows agent``
+    alone would otherwise meet the columns' default, agent, and fail."""
+    if first not in taken:
+        return [first]
+    free = [f for f in (second,) + FIELDS if f not in taken]
+    # (a field the taken ones fix, like mines beside density, would only spread the cells)
+    varies = [f for f in free if (df.groupby(taken, sort=False)[f].nunique() > 1).any()]
+    return [(varies or free)[0]]
+
+
+def table(summary, rows=None, cols=None, value="mean_score", ci=False,
           fmt="markdown", digits=3, where=None) -> str:
     """A pivot table of one summary column as text.
 
     ``summary``: a sweep's summary DataFrame, a :class:`SweepResult` or a sweep folder.
-    ``rows`` / ``cols``: fields (comma-separated or lists) from ``FIELDS``; ``agent``
+    ``rows`` / ``cols``: fields (comma-separated or lists) from ``FIELDS``; by default
+    ``density`` / ``agent``, or, when the other one holds that field, the other of the
+    two (``rows="agent"`` alone puts the densities in columns); ``agent``
     reads "inference + total" for an agent told the mine total unless ``mine_count`` is
     a field itself. ``value``: a numeric summary column; ``ci``: append the 95% interval
     (mean_score: ``± half-width``; win_rate: the Wilson interval's ends). ``where``:
@@ -102,8 +116,9 @@ def table(summary, rows="density", cols="agent", value="mean_score", ci=False,
         from .summary import SweepResult, load
 
         summary = (summary if isinstance(summary, SweepResult) else load(summary)).summary
-    rows, cols = _fields(rows, "rows"), _fields(cols, "cols")
-    if set(rows) & set(cols):
+    rows = None if rows is None else _fields(rows, "rows")
+    cols = None if cols is None else _fields(cols, "cols")
+    if rows is not None and cols is not None and set(rows) & set(cols):
         raise ValueError(f"rows/cols: {', '.join(sorted(set(rows) & set(cols)))} is in both")
     if fmt not in FORMATS:
         raise ValueError(f"format: unknown format {fmt!r}; allowed: {', '.join(FORMATS)}")
@@ -120,6 +135,10 @@ def table(summary, rows="density", cols="agent", value="mean_score", ci=False,
     df = summary.copy()
     df["size"] = df.height.astype(str) + "x" + df.width.astype(str)
     df = _where(df, where)
+    if rows is None:
+        rows = _default_field(df, cols or [], "density", "agent")
+    if cols is None:
+        cols = _default_field(df, rows, "agent", "density")
     if "mine_count" not in rows + cols:
         df["agent"] = [member_name(a, mc) for a, mc in zip(df.agent, df.mine_count)]
     else:
