@@ -59,7 +59,14 @@ def _latex_escape(s):
 def _where(df, where):
     """The rows whose fields have the given values (``mine_count``: true/false/yes/no)."""
     if isinstance(where, str):
-        where = dict(w.split("=", 1) for w in where.split(",") if w)
+        pairs = [w.split("=", 1) for w in where.split(",") if w]
+        bad = [w for w in pairs if len(w) != 2 or not w[1]]
+        if bad:  # (dict() would say "dictionary update sequence element #0 has length 1")
+            raise ValueError(f"where: expected FIELD=VALUE pairs, e.g. size=30x30,agent=basic, "
+                             f"got {'='.join(bad[0])!r}")
+        where = dict(pairs)
+    if where is not None and not isinstance(where, dict):
+        raise ValueError(f"where: expected {{field: value}} or 'FIELD=VALUE,...', got {where!r}")
     for f, v in (where or {}).items():
         if f not in FIELDS:
             raise ValueError(f"where: unknown field {f!r}; allowed: {', '.join(FIELDS)}")
