@@ -5,6 +5,8 @@ on stderr, ``fastsweep <command>: error: <flag>: ...``, never a traceback.
 
 (tests/test_faults.py holds the earlier rounds' table, next to the sweep folders' faults.)
 """
+import os
+
 import numpy as np
 import pytest
 
@@ -268,3 +270,62 @@ def test_the_advice_says_which_certain_mines_the_agent_leaves_for_later():
         assert f"({r},{c})" in line.split("leaves the certain")[1]
     for r, c in a.flags:
         assert f"({r},{c})" in line.split(";")[0]
+
+
+# ---- table and plot on a sweep folder -----------------------------------------------------
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    return _sweep_folder(tmp_path_factory.mktemp("sweep"))
+
+
+@pytest.mark.parametrize("argv, text", [
+    pytest.param(["table", "{dir}", "--where", "agent"],
+                 "--where: expected FIELD=VALUE pairs", id="table--where-no-equals"),
+    pytest.param(["table", "{dir}", "--where", "agent="],
+                 "--where: expected FIELD=VALUE pairs", id="table--where-no-value"),
+    pytest.param(["plot", "{dir}", "--kind", "score", "--reference", "nope"],
+                 "--reference: agent 'nope' is not in this sweep", id="plot--reference-unknown"),
+    pytest.param(["plot", "{dir}", "--out", "{dir}/summary.csv"],
+                 "--out: '{dir}/summary.csv' is a file; expected a folder", id="plot--out-file"),
+])
+def test_cli_table_and_plot_arguments(capsys, folder, argv, text):
+    argv = [a.format(dir=folder) for a in argv]
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 2 and err.count("\n") == 1 and text.format(dir=folder) in err, err
+    assert not list(folder.glob("fig_*"))  # refused before any figure was drawn
+
+
+@pytest.mark.parametrize("kw, match", [
+    (dict(kinds=["nope"]), r"^kinds: unknown kind 'nope'; allowed: score"),
+    (dict(formats=["gif"]), r"^formats: unknown format 'gif'; allowed: pdf"),
+    (dict(reference="nope"), r"^reference: agent 'nope' is not in this sweep"),
+    (dict(out=5), r"^out: expected a folder name"),
+])
+def test_plot_results_arguments(folder, kw, match):
+    from fastsweep.viz.figures import plot_results
+
+    with pytest.raises(ValueError, match=match):
+        plot_results(str(folder), **{"kinds": ["score"], "formats": ["png"], **kw})
+
+
+def test_plot_results_takes_comma_lists_as_the_command_line_does(folder, tmp_path):
+    from fastsweep.viz.figures import plot_results
+
+    files = plot_results(str(folder), kinds="score,win", formats="png", out=str(tmp_path))
+    assert sorted(os.path.basename(f) for f in files) == ["fig_score.png", "fig_win.png"]
+
+
+# ---- warnings on the command line: one line, without Python's source line ------------------
+
+def test_cli_warnings_are_one_line_each_and_only_there(capsys, tmp_path):
+    import warnings
+
+    pos = tmp_path / "w.txt"
+    pos.write_text("1?1\n???\n???\n2?1\n?10\n")  # beyond a work budget of 1: estimated
+    before = warnings.showwarning
+    code, out, err = run_cli(capsys, "advise", str(pos), "--mines", "3", "--budget", "1")
+    assert code == 0
+    assert err.startswith("fastsweep: warning: ") and err.count("\n") == 1, err
+    assert "warnings.warn" not in err and ".py:" not in err
+    assert warnings.showwarning is before  # a library user keeps Python's own format

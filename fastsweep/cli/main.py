@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import sys
 import traceback
+import warnings
 
 from ..agents import AGENTS
 from ..user.python_player import AgentError
@@ -164,12 +165,37 @@ def build_parser():
     return p
 
 
+def _one_line_warnings():
+    """``warnings.showwarning`` for the command line: a warning as one line, ``fastsweep:
+    warning: ...`` (Python's format adds the file and source line that warned, which mean
+    nothing to a user of the command), each text once (advise's deduction and its
+    probabilities would say the same twice)."""
+    seen = set()
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        text = " ".join(str(message).split())
+        if text in seen:
+            return
+        seen.add(text)
+        try:
+            (file or sys.stderr).write(f"fastsweep: warning: {text}\n")
+        except OSError:  # (stderr closed: a warning is not worth an error)
+            pass
+    return show
+
+
 def main(argv=None):
     parser = build_parser()
     a, extra = parser.parse_known_args(argv)
     cmd = parser._subparsers._group_actions[0].choices[a.command]
     if extra:  # argparse would blame the top-level parser and hint at its --help
         cmd.error(f"unrecognized arguments: {' '.join(extra)}")
+    with warnings.catch_warnings():  # (restores showwarning: a library user keeps Python's)
+        warnings.showwarning = _one_line_warnings()
+        return _run(cmd, a)
+
+
+def _run(cmd, a):
     try:
         a.func(a)
     except AgentError as e:  # a user's agent failed: its own traceback, then one line
