@@ -166,22 +166,20 @@ def build_parser():
 
 
 def _one_line_warnings():
-    """``warnings.showwarning`` for the command line: a warning as one line, ``fastsweep:
+    """``warnings.formatwarning`` for the command line: a warning as one line, ``fastsweep:
     warning: ...`` (Python's format adds the file and source line that warned, which mean
     nothing to a user of the command), each text once (advise's deduction and its
-    probabilities would say the same twice)."""
+    probabilities would say the same twice). (The format, not ``showwarning``: warnings
+    recorded by a caller, as pytest.warns does, stay recorded.)"""
     seen = set()
 
-    def show(message, category, filename, lineno, file=None, line=None):
+    def format(message, category, filename, lineno, line=None):
         text = " ".join(str(message).split())
         if text in seen:
-            return
+            return ""
         seen.add(text)
-        try:
-            (file or sys.stderr).write(f"fastsweep: warning: {text}\n")
-        except OSError:  # (stderr closed: a warning is not worth an error)
-            pass
-    return show
+        return f"fastsweep: warning: {text}\n"
+    return format
 
 
 def main(argv=None):
@@ -190,9 +188,12 @@ def main(argv=None):
     cmd = parser._subparsers._group_actions[0].choices[a.command]
     if extra:  # argparse would blame the top-level parser and hint at its --help
         cmd.error(f"unrecognized arguments: {' '.join(extra)}")
-    with warnings.catch_warnings():  # (restores showwarning: a library user keeps Python's)
-        warnings.showwarning = _one_line_warnings()
+    own = warnings.formatwarning
+    warnings.formatwarning = _one_line_warnings()
+    try:
         return _run(cmd, a)
+    finally:  # a program that called main() keeps its own format
+        warnings.formatwarning = own
 
 
 def _run(cmd, a):
