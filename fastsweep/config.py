@@ -211,6 +211,13 @@ def _check_first_click(cfg: GameConfig, nbr_count) -> None:
         raise ValueError(f"first_click: no cell of the layout satisfies rule {cfg.first_click!r}")
 
 
+def check_flag(value, name) -> bool:
+    """An on/off argument: True or False only (a truthy "no" or 2 meant something else)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name}: expected True or False, got {value!r}")
+    return bool(value)
+
+
 def check_seed(seed, name="seed") -> int:
     """A root seed: an integer in :data:`SEED_RANGE` (not a bool, not a float, not None:
     callers where None means something, like Gymnasium's ``reset(seed=None)``, handle it

@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 
 from .agents import counted
-from .config import MAX_CELLS
+from .config import MAX_CELLS, check_flag
 from .kernels.inference import count as kc
 from .kernels.inference import results as kr
 from .kernels.engine import env as ke
@@ -268,6 +268,7 @@ def deduce(view, mines=None, *, budget=0, info=False, method="auto", likelihood=
     >>> fastsweep.deduce([[1, -1, -1], [1, -1, -1]], mines=1)[0].astype(int).tolist()
     [[0, 0, 1], [0, 0, 1]]
     """
+    check_flag(info, "info")
     _, ded, approx, _ = _analyse(view, mines, 0.5, budget, False, method, likelihood)
     res = (ded == 1, ded == 2)
     return res + ({"approx_steps": approx},) if info else res
@@ -297,6 +298,7 @@ def mine_probabilities(view, mines=None, prior=0.5, *, budget=0, info=False, met
     >>> fastsweep.mine_probabilities(view, mines=1).round(3).tolist()
     [[0.0, 0.333], [0.333, 0.333]]
     """
+    check_flag(info, "info")
     prob, _, approx, logw = _analyse(view, mines, prior, budget, True, method, likelihood)
     return (prob, {"approx_steps": approx, "log_weight": logw}) if info else prob
 

@@ -13,7 +13,7 @@ import pytest
 import fastsweep
 from fastsweep.advisor.manual import ManualGame, advise, guess_order
 from fastsweep.studies.positions import random_view
-from fastsweep.studies.search_layouts import local_search
+from fastsweep.studies.search_layouts import exhaustive, local_search
 
 from cli_helper import run_cli
 
@@ -59,6 +59,16 @@ def test_gym_reset_refuses_a_bad_seed_and_takes_none(seed, vector):
     with pytest.raises(ValueError, match=SEED):
         _gym_reset(seed, vector)
     _gym_reset(None, vector)  # Gymnasium's "no new seed": the next game of the current one
+
+
+@pytest.mark.parametrize("vector", [False, True])
+def test_gym_reset_options_must_be_a_dict(vector):
+    pytest.importorskip("gymnasium")
+    from fastsweep.gym import MinesweeperEnv, MinesweeperVectorEnv
+
+    env = MinesweeperVectorEnv(2, 5, mines=3) if vector else MinesweeperEnv(5, mines=3)
+    with pytest.raises(ValueError, match=r"^options: expected None or a dict"):
+        env.reset(seed=1, options=5)
 
 
 def test_the_largest_seed_is_accepted():
@@ -116,6 +126,29 @@ PY = [
                  r"^objective: ", id="objective-nan"),
     pytest.param(lambda t: fastsweep.sweep(None, 5, mines=[3], games=2), ValueError,
                  r"^agents: expected a list of agents", id="sweep-agents-none"),
+    # siblings: flags that took any truthy value, callables and counts that were not checked
+    pytest.param(lambda t: fastsweep.deduce(VIEW, info=2), ValueError, r"^info: expected True",
+                 id="deduce-info-int"),
+    pytest.param(lambda t: fastsweep.mine_probabilities(VIEW, info="yes"), ValueError,
+                 r"^info: ", id="mine_probabilities-info-str"),
+    pytest.param(lambda t: local_search(lambda lay: 1.0, EYE, minimize="no"), ValueError,
+                 r"^minimize: expected True or False", id="local_search-minimize-str"),
+    pytest.param(lambda t: local_search(lambda lay: 1.0, EYE, allowed=5), ValueError,
+                 r"^allowed: must be None or a callable", id="local_search-allowed-int"),
+    pytest.param(lambda t: exhaustive(lambda lay: "a", (2, 2), 1), ValueError,
+                 r"^objective: must return a finite number", id="exhaustive-objective-str"),
+    pytest.param(lambda t: exhaustive(lambda lay: 1.0, (2, 2), 1, symmetric=1), ValueError,
+                 r"^symmetric: expected True or False", id="exhaustive-symmetric-int"),
+    pytest.param(lambda t: exhaustive(lambda lay: 1.0, (True, 2), 1), ValueError,
+                 r"^shape: ", id="exhaustive-shape-bool"),
+    pytest.param(lambda t: fastsweep.check_agent("basic", games=0, workers=False), ValueError,
+                 r"^games: must be an integer", id="check_agent-games-zero"),
+    pytest.param(lambda t: fastsweep.check_agent("basic", games=True, workers=False),
+                 ValueError, r"^games: ", id="check_agent-games-bool"),
+    pytest.param(lambda t: fastsweep.check_agent("basic", seed=-1, workers=False), ValueError,
+                 SEED, id="check_agent-seed-negative"),
+    pytest.param(lambda t: fastsweep.check_agent("basic", games=2, workers="no"), ValueError,
+                 r"^workers: expected True or False", id="check_agent-workers-str"),
 ]
 
 
@@ -294,6 +327,18 @@ def test_cli_table_and_plot_arguments(capsys, folder, argv, text):
     code, out, err = run_cli(capsys, *argv)
     assert code == 2 and err.count("\n") == 1 and text.format(dir=folder) in err, err
     assert not list(folder.glob("fig_*"))  # refused before any figure was drawn
+
+
+@pytest.mark.parametrize("kw, match", [
+    (dict(digits=True), r"^digits: must be an integer in 0..12"),
+    (dict(ci="yes"), r"^ci: expected True or False"),
+    (dict(where=5), r"^where: expected"),
+])
+def test_table_arguments(folder, kw, match):
+    from fastsweep.sweep.table import table
+
+    with pytest.raises(ValueError, match=match):
+        table(str(folder), **kw)
 
 
 @pytest.mark.parametrize("kw, match", [

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ..config import check_seed
+from ..config import check_flag, check_seed
 
 #: One orthogonal step of a mine: up, down, left, right (the order moves are listed in).
 STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
@@ -122,6 +122,17 @@ class SearchResult:
         return int(self.history["accepted"].sum())
 
 
+def _value(objective, layout) -> float:
+    """``objective(layout)``, a finite number only: float() would take the string "1.5"
+    and fail on "abc" with a message that does not name the objective."""
+    v = objective(layout)
+    if (isinstance(v, (bool, np.bool_)) or not isinstance(v, (numbers.Real, np.floating))
+            or not math.isfinite(v)):
+        raise ValueError(f"objective: must return a finite number for a layout, returned "
+                         f"{v!r:.60}")
+    return float(v)
+
+
 def local_search(objective, start, *, minimize=True, patience=3, tries=None, min_gain=0.01,
                  seed=0, max_rounds=10_000, allowed=None) -> SearchResult:
     """Local search over layouts by moving one mine one orthogonal step at a time.
@@ -149,6 +160,9 @@ def local_search(objective, start, *, minimize=True, patience=3, tries=None, min
     """
     if not callable(objective):
         raise ValueError(f"objective: must be a callable layout -> float, got {objective!r}")
+    if allowed is not None and not callable(allowed):
+        raise ValueError(f"allowed: must be None or a callable layout -> bool, got {allowed!r}")
+    minimize = check_flag(minimize, "minimize")  # ("no" is truthy: it would minimise)
     lay = np.asarray(start)
     if lay.ndim != 2 or lay.size == 0 or not (lay.dtype == bool or np.isin(lay, (0, 1)).all()):
         raise ValueError("start: must be a non-empty 2-D boolean (or 0/1) array")
@@ -169,15 +183,7 @@ def local_search(objective, start, *, minimize=True, patience=3, tries=None, min
     def value(x):
         k = x.tobytes()
         if k not in cache:
-            v = objective(x)
-            # a number only: float() would take the string "1.5" and fail on "abc" with
-            # a message that does not name the objective
-            if (isinstance(v, (bool, np.bool_)) or not isinstance(v, (numbers.Real, np.floating))
-                    or not math.isfinite(v)):
-                raise ValueError(f"objective: must return a finite number for a layout, "
-                                 f"returned {v!r:.60}")
-            v = float(v)
-            cache[k] = v
+            cache[k] = _value(objective, x)
         return cache[k]
 
     cur = lay.copy()
@@ -279,8 +285,10 @@ def exhaustive(objective, shape, mines, minimize=True, symmetric=False) -> pd.Da
     """
     if not callable(objective):
         raise ValueError(f"objective: must be a callable layout -> float, got {objective!r}")
+    minimize, symmetric = check_flag(minimize, "minimize"), check_flag(symmetric, "symmetric")
     if (not isinstance(shape, tuple) or len(shape) != 2
-            or not all(isinstance(v, int) and v >= 1 for v in shape)):
+            or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1
+                       for v in shape)):
         raise ValueError(f"shape: must be a pair (H, W) of integers >= 1, got {shape!r}")
     cells = shape[0] * shape[1]
     mines = _check_int("mines", mines, 0, cells)
@@ -294,6 +302,6 @@ def exhaustive(objective, shape, mines, minimize=True, symmetric=False) -> pd.Da
         if k not in reps:
             reps[k] = x
         count[k] = count.get(k, 0) + 1
-    rows = [(layout_key(x), float(objective(x)), count[k]) for k, x in reps.items()]
+    rows = [(layout_key(x), _value(objective, x), count[k]) for k, x in reps.items()]
     df = pd.DataFrame(rows, columns=["layout", "value", "orbit"])
     return df.sort_values("value", ascending=minimize, kind="stable").reset_index(drop=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ..config import check_flag
 from .grid import member_name
 
 FIELDS = ("size", "density", "mines", "rules", "first_click", "first_cell", "agent",
@@ -134,10 +135,11 @@ def table(summary, rows=None, cols=None, value="mean_score", ci=False,
                and c not in ("board", "height", "width")]
         raise ValueError(f"value: {value!r} is not a numeric summary column; allowed: "
                          f"{', '.join(num)}")
+    ci = check_flag(ci, "ci")
     if ci and value not in INTERVALS:
         raise ValueError(f"ci: {value} has no interval; --ci works with "
                          f"{', '.join(INTERVALS)}")
-    if not isinstance(digits, int) or not 0 <= digits <= 12:
+    if not isinstance(digits, int) or isinstance(digits, bool) or not 0 <= digits <= 12:
         raise ValueError(f"digits: must be an integer in 0..12, got {digits!r}")
     df = summary.copy()
     df["size"] = df.height.astype(str) + "x" + df.width.astype(str)
