@@ -141,6 +141,8 @@ PY = [
                  r"^symmetric: expected True or False", id="exhaustive-symmetric-int"),
     pytest.param(lambda t: exhaustive(lambda lay: 1.0, (True, 2), 1), ValueError,
                  r"^shape: ", id="exhaustive-shape-bool"),
+    pytest.param(lambda t: random_view(4, 4, 3, 5, seed=1, board=2), ValueError,
+                 r"^board: expected True or False", id="random_view-board-int"),
     pytest.param(lambda t: fastsweep.check_agent("basic", games=0, workers=False), ValueError,
                  r"^games: must be an integer", id="check_agent-games-zero"),
     pytest.param(lambda t: fastsweep.check_agent("basic", games=True, workers=False),
