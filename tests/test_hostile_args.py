@@ -13,6 +13,7 @@ import pytest
 import fastsweep
 from fastsweep.advisor.manual import ManualGame, advise, guess_order
 from fastsweep.studies.positions import random_view
+from fastsweep.tools.bench import main as bench_main
 from fastsweep.studies.search_layouts import exhaustive, local_search
 
 from cli_helper import run_cli
@@ -143,6 +144,12 @@ PY = [
                  r"^shape: ", id="exhaustive-shape-bool"),
     pytest.param(lambda t: random_view(4, 4, 3, 5, seed=1, board=2), ValueError,
                  r"^board: expected True or False", id="random_view-board-int"),
+    pytest.param(lambda t: bench_main(repeats=0), ValueError, r"^repeats: must be an integer",
+                 id="bench-repeats-zero"),
+    pytest.param(lambda t: bench_main(quick="no"), ValueError, r"^quick: expected True or False",
+                 id="bench-quick-str"),
+    pytest.param(lambda t: bench_main(agents=["nope"], compile_times=False), ValueError,
+                 r"^agent: unknown agent 'nope'", id="bench-agent-unknown"),
     pytest.param(lambda t: fastsweep.check_agent("basic", games=0, workers=False), ValueError,
                  r"^games: must be an integer", id="check_agent-games-zero"),
     pytest.param(lambda t: fastsweep.check_agent("basic", games=True, workers=False),
