@@ -183,6 +183,9 @@ CLI = [
                   "--seed", "-1"], "--seed: must be an integer", id="sweep--seed-negative"),
     pytest.param(["hardboard", "--agent", "basic", "--size", "5", "--mines", "3", "--seed", "-1"],
                  "--seed", id="hardboard--seed-negative"),
+    pytest.param(["advise", "{pos}", "--png", "{tmp}"], "--png: ", id="advise--png-folder"),
+    pytest.param(["advise", "{pos}", "--png", "{tmp}/d.png"], "is a folder",
+                 id="advise--png-folder-named-png"),
     pytest.param(["play", "--size", "5", "--mines", "3", "--gif", "{tmp}/a.gif", "--fps", "0.001"],
                  "--fps: must be a number of frames per second in [0.1, 50]", id="play--fps-tiny"),
     pytest.param(["play", "--size", "5", "--mines", "3", "--gif", "{tmp}/a.gif", "--fps", "nan"],
@@ -221,6 +224,7 @@ def pos(tmp_path):
 
 @pytest.mark.parametrize("argv, text", CLI)
 def test_cli_hostile_arguments_are_one_line(capsys, tmp_path, pos, argv, text):
+    (tmp_path / "d.png").mkdir()
     argv = [a.format(pos=pos, tmp=tmp_path) for a in argv]
     code, out, err = run_cli(capsys, *argv)
     assert code == 2, (code, err)
