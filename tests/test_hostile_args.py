@@ -161,6 +161,15 @@ PY = [
 ]
 
 
+# sweep()'s own check lives in fastsweep/sweep/__init__.py (being rewritten by another
+# change): timeout = values.check_timeout(timeout) there makes these pass
+PY += [pytest.param(lambda t, v=v: fastsweep.sweep(["basic"], 5, mines=[3], games=2, workers=1,
+                                                   quiet=True, timeout=v),
+                    ValueError, r"^timeout: must be a finite number of seconds", id=f"sweep-timeout-{v}",
+                    marks=pytest.mark.xfail(reason="check in sweep/__init__.py pending", strict=False))
+       for v in (float("inf"), True)]
+
+
 @pytest.mark.parametrize("call, exc, match", PY)
 def test_hostile_python_arguments(tmp_path, call, exc, match):
     with pytest.raises(exc, match=match):
