@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .agents import agent_info, kernels_for, reason_text
+from .agents import agent_info, counted, kernels_for, reason_text
 from .config import GameConfig, check_game_index, check_seed
 from .studies.influence import influence as _influence
 from .studies.influence import influence_graph as _influence_graph
@@ -198,12 +198,14 @@ class Trace:
     def summary(self) -> str:
         r = self.result
         return (f"{self.config.agent} on {self.config.height}x{self.config.width}, "
-                f"{r['mines']} mines, {self.config.rules}: {r['moves']} moves, "
-                f"{r['guesses']} guesses, {r['flagged']} flagged, {r['detonated']} detonated, "
+                f"{counted(r['mines'], 'mine')}, {self.config.rules}: "
+                f"{counted(r['moves'], 'move')}, {counted(r['guesses'], 'guess', 'guesses')}, "
+                f"{r['flagged']} flagged, {r['detonated']} detonated, "
                 f"score {r['score']:.3f}, {'won' if r['won'] else 'lost'}"
-                + (f"; noise {self.config.noise}: {r['wrong_flags']} wrong flags, "
-                   f"{r['safe_detonations']} safe-believed detonations, "
-                   f"{r['clues_dropped']} clues dropped" if self.config.noise != "none" else ""))
+                + (f"; noise {self.config.noise}: {counted(r['wrong_flags'], 'wrong flag')}, "
+                   f"{counted(r['safe_detonations'], 'safe-believed detonation')}, "
+                   f"{counted(r['clues_dropped'], 'clue')} dropped"
+                   if self.config.noise != "none" else ""))
 
 
 def _prior_notes(cfg: GameConfig, cell, outc, why, reasons) -> list:

@@ -310,6 +310,8 @@ def test_counts_agree_with_their_nouns():
     assert reason_text(kl.R_RANDOM, -1, 1, nan, 3) == "random guess, 1 hidden cell"
     assert reason_text(kl.R_COUNT_SAFE, -1, 1, nan, 3) == (
         "all mines found: the 1 hidden cell left is safe")
+    summary = fastsweep.play("basic", 3, mines=1, seed=0, noise="reveal:p=0.8").summary()
+    assert "3x3, 1 mine, keep-going: 9 moves" in summary and "0 clues dropped" in summary
     with pytest.raises(ValueError, match=r"\(1 known mine, 1 hidden neighbour\)"):
         fastsweep.deduce([[-2, 0], [-1, 0]])
 

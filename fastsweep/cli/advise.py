@@ -159,7 +159,7 @@ def interactive(game, png=None, read=None, write=print):
     """The manual-input loop on ``game`` (a :class:`~fastsweep.advisor.manual.ManualGame`):
     ``read(prompt)`` gives each answer (default ``input``; EOF ends the game), ``write``
     prints. Answers read from a pipe are echoed, so the transcript reads as a dialogue."""
-    from ..agents import reason_text
+    from ..agents import counted, reason_text
     from ..kernels.engine import layout as kl
 
     if read is None:
@@ -182,9 +182,9 @@ def interactive(game, png=None, read=None, write=print):
                              reason_text(why, ref, a_, float(probs[j]), w)))
         if advice.move is None:
             kinds, outs = rows[:, 0], rows[:, 2]
-            write(f"\nthe board is done: {len(rows)} moves, "
-                  f"{int((kinds == kl.A_GUESS).sum())} guesses, "
-                  f"{int(((kinds != kl.A_FLAG) & (outs == -1)).sum())} mines hit\n")
+            write(f"\nthe board is done: {counted(len(rows), 'move')}, "
+                  f"{counted(int((kinds == kl.A_GUESS).sum()), 'guess', 'guesses')}, "
+                  f"{counted(int(((kinds != kl.A_FLAG) & (outs == -1)).sum()), 'mine')} hit\n")
             write(advice.board())
             if png:
                 from ..advisor.heatmap import heat_map

@@ -16,7 +16,7 @@ import sys
 import traceback
 import warnings
 
-from ..agents import AGENTS
+from ..agents import AGENTS, counted
 from ..user.python_player import AgentError
 from .common import Parser, _add_game_args, _at_least, _options, cli_wording  # noqa: F401
 
@@ -87,7 +87,7 @@ def cmd_play(a):
     print(t.summary() if a.quiet else t.text(every=a.every))
     if a.gif is not None or a.mp4 is not None:
         ks = t.animate(gif=a.gif, mp4=a.mp4, **pics)
-        print(f"wrote {len(ks)} frames (after moves {ks[0]}..{ks[-1]}) to "
+        print(f"wrote {counted(len(ks), 'frame')} (after moves {ks[0]}..{ks[-1]}) to "
               + " and ".join(f for f in (a.gif, a.mp4) if f is not None))
 
 
