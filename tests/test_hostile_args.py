@@ -74,6 +74,8 @@ def test_gym_reset_options_must_be_a_dict(vector):
 
 def test_the_largest_seed_is_accepted():
     assert len(guess_order(2, 2, seed=2**64 - 1)) == 4
+    # (and a numpy Generator where a search goes on with one: hard_board's local_search)
+    assert local_search(lambda lay: 1.0, EYE, seed=np.random.default_rng(1)).value == 1.0
     assert advise(VIEW, seed=2**64 - 1).move is not None
 
 
