@@ -148,20 +148,30 @@ def _rc(cell: int, width: int) -> str:
     return f"({r},{c})"
 
 
+def counted(count, noun, plural=None) -> str:
+    """``count`` and ``noun`` in agreement: "1 hidden cell", "2 hidden cells".
+
+    >>> counted(1, "cell"), counted(3, "cell touches", "cells touch")
+    ('1 cell', '3 cells touch')
+    """
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
 def _deduced(what):
     def text(ref, a, p, w):
         if ref < 0:  # an unconstrained cell: the mine total decides it
-            return f"{what} by deduction from the clues and the mine total ({a} cells touch no clue)"
-        return f"{what} by deduction from {a} clues, e.g. at {_rc(ref, w)}"
+            return (f"{what} by deduction from the clues and the mine total "
+                    f"({counted(a, 'cell touches', 'cells touch')} no clue)")
+        return f"{what} by deduction from {counted(a, 'clue')}, e.g. at {_rc(ref, w)}"
     return text
 
 
 def _brute_guess(ref, a, p, w):
     if ref == -2:  # an off-frontier cell: p is the estimate t
         return (f"off-frontier cell: estimate {p:.3f} (mines left beyond the components' "
-                f"fewest, per cell no clue touches; no frontier share is lower; {a} hidden cells)")
+                f"fewest, per cell no clue touches; no frontier share is lower; {counted(a, 'hidden cell')})")
     return (f"share of enumerated layouts {p:.3f} (lowest of the frontier, below the "
-            f"off-frontier estimate if told the total; {a} hidden cells)")
+            f"off-frontier estimate if told the total; {counted(a, 'hidden cell')})")
 
 
 _PSEQ_STAGES = ("P: lowest mine probability", "S: most likely to free a cell",
@@ -193,43 +203,49 @@ def _lookahead_text(ref, a, p, w):
 # reason -> (name, text(ref, a, probability, board width)); what ref and a mean is per
 # reason (see layout.R_*)
 REASONS = {
-    kl.R_FIRST: ("first", lambda ref, a, p, w: f"opening move, {a} hidden cells"),
-    kl.R_RANDOM: ("random", lambda ref, a, p, w: f"random guess, {a} hidden cells"),
+    kl.R_FIRST: ("first", lambda ref, a, p, w: f"opening move, {counted(a, 'hidden cell')}"),
+    kl.R_RANDOM: ("random", lambda ref, a, p, w: f"random guess, {counted(a, 'hidden cell')}"),
     kl.R_CLUE_MINES: ("clue-mines", lambda ref, a, p, w:
-                      f"clue at {_rc(ref, w)} has {a} hidden neighbours left, all mines"),
+                      f"clue at {_rc(ref, w)} has {counted(a, 'hidden neighbour')} left, "
+                      "all mines"),
     kl.R_CLUE_SAFE: ("clue-safe", lambda ref, a, p, w:
-                     f"clue at {_rc(ref, w)} has all its mines found: {a} hidden neighbours safe"),
+                     f"clue at {_rc(ref, w)} has all its mines found: "
+                     f"{counted(a, 'hidden neighbour')} safe"),
     kl.R_COUNT_SAFE: ("count-safe", lambda ref, a, p, w:
-                      f"all mines found: the {a} hidden cells left are safe"),
+                      f"all mines found: the {counted(a, 'hidden cell')} left "
+                      f"{'is' if a == 1 else 'are'} safe"),
     kl.R_COUNT_MINES: ("count-mines", lambda ref, a, p, w:
-                       f"{a} hidden cells left and {a} mines left: all mines"),
+                       f"{counted(a, 'hidden cell')} left and {counted(a, 'mine')} left: "
+                       "all mines"),
     kl.R_DEDUCE_SAFE: ("deduce-safe", _deduced("safe")),
     kl.R_DEDUCE_MINE: ("deduce-mine", _deduced("mine")),
     kl.R_LINALG_SAFE: ("linalg-safe", lambda ref, a, p, w:
-                       f"safe by the reduced row echelon form ({a} cells decided)"),
+                       f"safe by the reduced row echelon form ({counted(a, 'cell')} decided)"),
     kl.R_LINALG_MINE: ("linalg-mine", lambda ref, a, p, w:
-                       f"mine by the reduced row echelon form ({a} cells decided)"),
+                       f"mine by the reduced row echelon form ({counted(a, 'cell')} decided)"),
     kl.R_BRUTE_SAFE: ("brute-safe", lambda ref, a, p, w:
-                      f"safe in every enumerated layout of its component ({a} cells decided)"),
+                      f"safe in every enumerated layout of its component ({counted(a, 'cell')} "
+                      "decided)"),
     kl.R_BRUTE_MINE: ("brute-mine", lambda ref, a, p, w:
-                      f"mine in every enumerated layout of its component ({a} cells decided)"),
+                      f"mine in every enumerated layout of its component ({counted(a, 'cell')} "
+                      "decided)"),
     kl.R_BRUTE_GUESS: ("brute-probability", _brute_guess),
     kl.R_THRESHOLD_GUESS: ("threshold", lambda ref, a, p, w:
-                           f"mine probability {p:.3f}, below the threshold: one of {a} "
-                           f"cells revealed without recomputing" if a > 0 else
+                           f"mine probability {p:.3f}, below the threshold: one of "
+                           f"{counted(a, 'cell')} revealed without recomputing" if a > 0 else
                            f"mine probability {p:.3f} (lowest; none below the threshold)"),
     kl.R_RISK_GUESS: ("risk", lambda ref, a, p, w:
                       f"look-ahead: {a / 100:.2f} cells expected to be decided after it "
                       f"(mine probability {p:.3f})"),
     kl.R_SUBSET_SAFE: ("subset-safe", lambda ref, a, p, w:
-                       f"safe by a subset-reduced equation of value 0 ({a} cells decided)"),
+                       f"safe by a subset-reduced equation of value 0 ({counted(a, 'cell')} decided)"),
     kl.R_SUBSET_MINE: ("subset-mine", lambda ref, a, p, w:
                        f"mine by a subset-reduced equation whose value is its size "
-                       f"({a} cells decided)"),
+                       f"({counted(a, 'cell')} decided)"),
     kl.R_FLAG_LIKELY: ("flag-likely", lambda ref, a, p, w:
                        f"flagged at mine probability {a / 1000:.3f}, at least flag_threshold"),
     kl.R_PROB_GUESS: ("probability", lambda ref, a, p, w:
-                      f"mine probability {p:.3f} (lowest of {a} hidden cells)"),
+                      f"mine probability {p:.3f} (lowest of {counted(a, 'hidden cell')})"),
     kl.R_PSEQ_GUESS: ("pseq", _pseq_text),
     kl.R_LOOKAHEAD_GUESS: ("lookahead", _lookahead_text),
     kl.R_ENDGAME_GUESS: ("endgame", lambda ref, a, p, w:
@@ -253,7 +269,7 @@ REASONS = {
                 "deduced safe", "your agent's flag")[a] if 0 <= a <= 2 else "your agent's move"),
     kl.R_APPROX_GUESS: ("approx-probability", lambda ref, a, p, w:
                         f"approximate mine probability {p:.3f} (work budget exceeded; "
-                        f"{a} hidden cells)"),
+                        f"{counted(a, 'hidden cell')})"),
 }
 
 

@@ -18,7 +18,11 @@ MAX_CELLS = 4_000_000  # a game state is ~150 bytes a cell (600 MB here) per wor
 RULES = ("keep-going", "classic")
 FIRST_CLICKS = ("any", "safe", "zero")
 FIRST_CELLS = ("corner", "center", "random")
+#: Root seeds are the kernels' uint64: every entry point (run, play, sweep, advise,
+#: ManualGame, hard_board, the Gymnasium envs, the CLI's --seed) checks them with
+#: :func:`check_seed`, so the limit and its message live here only.
 MAX_SEED = 2**64 - 1
+SEED_RANGE = "[0, 2**64 - 1]"
 
 
 @dataclass(frozen=True)
@@ -207,9 +211,19 @@ def _check_first_click(cfg: GameConfig, nbr_count) -> None:
         raise ValueError(f"first_click: no cell of the layout satisfies rule {cfg.first_click!r}")
 
 
-def check_seed(seed) -> int:
+def check_flag(value, name) -> bool:
+    """An on/off argument: True or False only (a truthy "no" or 2 meant something else)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name}: expected True or False, got {value!r}")
+    return bool(value)
+
+
+def check_seed(seed, name="seed") -> int:
+    """A root seed: an integer in :data:`SEED_RANGE` (not a bool, not a float, not None:
+    callers where None means something, like Gymnasium's ``reset(seed=None)``, handle it
+    first); ValueError naming ``name`` otherwise."""
     if not _is_int(seed) or not 0 <= seed <= MAX_SEED:
-        raise ValueError(f"seed: must be an integer in [0, 2**64 - 1], got {seed!r}")
+        raise ValueError(f"{name}: must be an integer in {SEED_RANGE}, got {seed!r}")
     return int(seed)
 
 

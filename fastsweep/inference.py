@@ -10,7 +10,8 @@ import warnings
 
 import numpy as np
 
-from .config import MAX_CELLS
+from .agents import counted
+from .config import MAX_CELLS, check_flag
 from .kernels.inference import count as kc
 from .kernels.inference import results as kr
 from .kernels.engine import env as ke
@@ -47,7 +48,7 @@ def _from_obs(view, mines, likelihood):
         view = np.where(view == -3, -2, np.where(blank, 0, view)).astype(np.int8)
         if blank.any():
             rows = (np.full(view.shape + (9,), np.nan) if likelihood is None
-                    else np.array(likelihood, dtype=np.float64, copy=True))
+                    else _float_rows(likelihood).copy())
             rows[blank] = 1.0
             likelihood = rows
     return view, mines, likelihood
@@ -100,17 +101,18 @@ def _state(view, mines):
     if code:
         r, c = divmod(int(cell), w)
         raise ValueError(f"view is inconsistent: clue {view[r, c]} at ({r},{c}) "
-                         f"{_PROBLEMS[code]} ({ke.nb_mines(S, cell)} known mines, "
-                         f"{ke.nb_hidden(S, cell)} hidden neighbours)")
+                         f"{_PROBLEMS[code]} ({counted(ke.nb_mines(S, cell), 'known mine')}, "
+                         f"{counted(ke.nb_hidden(S, cell), 'hidden neighbour')})")
     if mines is not None:
         if not isinstance(mines, numbers.Integral) or isinstance(mines, bool):
             raise ValueError(f"mines: expected an integer or None, got {mines!r}")
         if mines < nknown:
             raise ValueError(f"view is inconsistent with mines={mines}: it already shows "
-                             f"{nknown} known mines")
+                             f"{counted(nknown, 'known mine')}")
         if mines > nknown + nhid:
-            raise ValueError(f"view is inconsistent with mines={mines}: only {nknown} known "
-                             f"mines and {nhid} hidden cells")
+            raise ValueError(f"view is inconsistent with mines={mines}: only "
+                             f"{counted(nknown, 'known mine')} and "
+                             f"{counted(nhid, 'hidden cell')}")
     S[ke.ncells(S), kl.C_KMINES] = -1 if mines is None else int(mines)
     return S
 
@@ -149,11 +151,21 @@ def _raise_status(status, mines, approx, stacklevel, quality=(0, 0.0, 0.0)):
                       ApproximationWarning, stacklevel=stacklevel + 1)
 
 
+def _float_rows(likelihood):
+    """``likelihood`` as a float64 array; numpy's own error ("could not convert string to
+    float") would not say which argument was wrong."""
+    try:
+        return np.asarray(likelihood, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"likelihood: expected an array of numbers (a row of 9 per cell, NaN "
+                         f"for a hard clue), got {likelihood!r:.60}") from None
+
+
 def _soft(view, likelihood):
     """(view for the kernels, soft rows (N, 9) or (0, 9)) from a ``likelihood`` argument."""
     if likelihood is None:
         return view, np.zeros((0, 9), np.float64)
-    L = np.asarray(likelihood, dtype=np.float64)
+    L = _float_rows(likelihood)
     if L.shape != view.shape + (9,):
         raise ValueError(f"likelihood: expected shape {view.shape + (9,)} (a row of 9 "
                          f"values per cell, NaN for a hard clue), got {L.shape}")
@@ -256,6 +268,7 @@ def deduce(view, mines=None, *, budget=0, info=False, method="auto", likelihood=
     >>> fastsweep.deduce([[1, -1, -1], [1, -1, -1]], mines=1)[0].astype(int).tolist()
     [[0, 0, 1], [0, 0, 1]]
     """
+    check_flag(info, "info")
     _, ded, approx, _ = _analyse(view, mines, 0.5, budget, False, method, likelihood)
     res = (ded == 1, ded == 2)
     return res + ({"approx_steps": approx},) if info else res
@@ -285,6 +298,7 @@ def mine_probabilities(view, mines=None, prior=0.5, *, budget=0, info=False, met
     >>> fastsweep.mine_probabilities(view, mines=1).round(3).tolist()
     [[0.0, 0.333], [0.333, 0.333]]
     """
+    check_flag(info, "info")
     prob, _, approx, logw = _analyse(view, mines, prior, budget, True, method, likelihood)
     return (prob, {"approx_steps": approx, "log_weight": logw}) if info else prob
 

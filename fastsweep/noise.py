@@ -60,12 +60,17 @@ def parse_noise(spec) -> Noise:
         raise ValueError(f"noise: unknown model {name!r} in {spec!r}; allowed: {_allowed()}")
     model, keys, defaults = MODELS[name]
     vals = dict(defaults)
+    given = set()
     if rest:
         for part in rest.split(","):
             k, eq, v = part.partition("=")
             if not eq or k not in keys:
                 raise ValueError(f"noise: {name} takes {', '.join(keys) or 'no parameters'}"
                                  f", got {part!r} in {spec!r}; allowed: {_allowed()}")
+            if k in given:  # the last value winning would hide a typo in the first
+                raise ValueError(f"noise: {k} is given twice in {spec!r}; give each "
+                                 f"parameter once")
+            given.add(k)
             try:
                 x = float(v)
             except ValueError:

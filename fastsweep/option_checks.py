@@ -147,6 +147,10 @@ def check_noise_aware(v, c):
     if v and not able:
         raise ValueError(f"noise_aware: agent {agent!r} cannot reason under noise; noise-aware "
                          f"agents: {', '.join(a for a, i in AGENTS.items() if i.noise_aware)}")
+    if not v and c["noise"] == "none":  # trusting exact clues would mean nothing
+        raise ValueError("noise_aware: trusting the clues (False) needs a noise model, "
+                         "noise=SPEC: without noise every clue is exact and every agent "
+                         "trusts it")
     return bool(v) and c["noise"] != "none"
 
 

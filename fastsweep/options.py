@@ -307,6 +307,11 @@ def _is_default(name, value) -> bool:
         return False
 
 
+# why an agent does not read an option, where the option's name alone does not say it
+WHY_NOT_READ = {"noise_aware": "an agent that cannot reason under noise always trusts the "
+                               "clues: only a noise-aware agent can be told to trust them"}
+
+
 def check_reads(agents, options) -> None:
     """Refuse an option that no agent of ``agents`` reads, unless it has its default
     value (the entry points take every option as a keyword with its default, so a
@@ -324,7 +329,8 @@ def check_reads(agents, options) -> None:
                    f"{', '.join(reads(agents[0]))}" if len(agents) == 1 else
                    f"no agent of this sweep ({', '.join(agents)}) reads this option; "
                    f"agents that do: {', '.join(a for a in AGENTS if name in reads(a))}")
-            raise ValueError(f"{name}: {who}")
+            raise ValueError(f"{name}: {who}" + (f" ({WHY_NOT_READ[name]})"
+                                                 if name in WHY_NOT_READ else ""))
 
 
 def make_config(agent, size, check=True, **options) -> GameConfig:

@@ -6,12 +6,13 @@ the trace is exactly the game ``run`` would have played with the same seed and i
 """
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from .agents import agent_info, kernels_for, reason_text
+from .agents import agent_info, counted, kernels_for, reason_text
 from .config import GameConfig, check_game_index, check_seed
 from .studies.influence import influence as _influence
 from .studies.influence import influence_graph as _influence_graph
@@ -183,6 +184,9 @@ class Trace:
     def text(self, every: int = 0) -> str:
         """The play-by-play: one line per move, the board every ``every`` moves (0: only
         at the end, where the mines still hidden are shown), the legend and a summary line."""
+        if not isinstance(every, numbers.Integral) or isinstance(every, bool) or every < 0:
+            raise ValueError(f"every: must be an integer >= 0 (the board every N moves; 0: "
+                             f"only at the end), got {every!r}")
         lines = []
         for i, mv in enumerate(self.moves.itertuples(index=False), start=1):
             lines.append(f"{mv.move:5d}  {mv.action:<6} {mv.cell:<10} {mv.outcome:<10} {mv.reason}")
@@ -194,12 +198,14 @@ class Trace:
     def summary(self) -> str:
         r = self.result
         return (f"{self.config.agent} on {self.config.height}x{self.config.width}, "
-                f"{r['mines']} mines, {self.config.rules}: {r['moves']} moves, "
-                f"{r['guesses']} guesses, {r['flagged']} flagged, {r['detonated']} detonated, "
+                f"{counted(r['mines'], 'mine')}, {self.config.rules}: "
+                f"{counted(r['moves'], 'move')}, {counted(r['guesses'], 'guess', 'guesses')}, "
+                f"{r['flagged']} flagged, {r['detonated']} detonated, "
                 f"score {r['score']:.3f}, {'won' if r['won'] else 'lost'}"
-                + (f"; noise {self.config.noise}: {r['wrong_flags']} wrong flags, "
-                   f"{r['safe_detonations']} safe-believed detonations, "
-                   f"{r['clues_dropped']} clues dropped" if self.config.noise != "none" else ""))
+                + (f"; noise {self.config.noise}: {counted(r['wrong_flags'], 'wrong flag')}, "
+                   f"{counted(r['safe_detonations'], 'safe-believed detonation')}, "
+                   f"{counted(r['clues_dropped'], 'clue')} dropped"
+                   if self.config.noise != "none" else ""))
 
 
 def _prior_notes(cfg: GameConfig, cell, outc, why, reasons) -> list:

@@ -2,18 +2,27 @@
 takes lists and ranges), named in the option table's ``parse`` column
 (:mod:`fastsweep.options`)."""
 import math
+import numbers
 
 from .config import FIRST_CELLS
 
 MAX_AXIS = 1000  # values per axis of a sweep's grid
+# seconds a sweep waits to reach a Dask scheduler: finite (Dask's time parser fails on
+# inf with a KeyError traceback) and at most a day
+MAX_TIMEOUT = 86_400.0
 
 
 def split_list(s):
     return s.split(",")
 
 
-def int_list(s):
-    return [int(m) for m in s.split(",")]
+def int_list(s, name="mines"):
+    """``"10,20"`` -> [10, 20]; ValueError naming ``name`` (int()'s own message would not)."""
+    try:
+        return [int(m) for m in s.replace(" ", "").split(",")]
+    except ValueError:
+        raise ValueError(f"{name}: expected comma-separated integers, e.g. 10,20, got "
+                         f"{s!r}") from None
 
 
 def range_spec(s):
@@ -22,6 +31,21 @@ def range_spec(s):
 
 def mine_count_spec(s):
     return parse_mine_count(s)
+
+
+def check_timeout(timeout, name="timeout") -> float:
+    """Seconds to reach the scheduler: a number in (0, MAX_TIMEOUT]; not a bool, NaN or inf.
+
+    >>> check_timeout(float("inf"))
+    Traceback (most recent call last):
+    ...
+    ValueError: timeout: must be a finite number of seconds in (0, 86400], got inf
+    """
+    if (isinstance(timeout, bool) or not isinstance(timeout, numbers.Real)
+            or not math.isfinite(timeout) or not 0 < timeout <= MAX_TIMEOUT):
+        raise ValueError(f"{name}: must be a finite number of seconds in (0, "
+                         f"{MAX_TIMEOUT:g}], got {timeout!r}")
+    return float(timeout)
 
 
 def cell_spec(s):

@@ -196,7 +196,7 @@ def test_parse_position_refuses_with_row_and_column(text, match):
     ([[-1, 0, -1], [-1, 5, -1]], None, r"row 0, column 1: clue 0|row 1, column 1: clue 5"),
     ([[1, -1, -1], [-1, 0, -1]], None, r"view: row 1, column 1: clue 0 contradicts the "
                                        r"clues before it"),
-    ([[1, -1], [-2, -1]], 0, r"mines: 0 is fewer than the 1 known mines"),
+    ([[1, -1], [-2, -1]], 0, r"mines: 0 is fewer than the 1 known mine of"),
     ([[1, -1], [-1, -1]], 4, r"mines: 4 is more than the view can hold"),
     ([[1, -1], [-1, -1]], 3, r"mines: no mine layout that agrees with the view has 3"),
     ([[9]], None, r"view: row 0, column 0: value 9 is not"),

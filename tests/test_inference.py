@@ -293,7 +293,7 @@ def test_budget_exceeded_is_reported():
     (np.array([[1, -1], [-1, -1]], np.int8), 0, "inconsistent with mines=0"),
     (np.array([[1, -1], [-1, -1]], np.int8), 3, "inconsistent with mines=3"),
     (np.array([[1, -1], [-1, -1]], np.int8), 4, "only 0 known mines and 3 hidden"),
-    (np.array([[-2, -1]], np.int8), 0, "already shows 1 known mines"),
+    (np.array([[-2, -1]], np.int8), 0, "already shows 1 known mine$"),
 ])
 def test_inconsistent_views_raise(view, mines, text):
     with pytest.raises(ValueError, match=text):

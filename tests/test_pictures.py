@@ -220,7 +220,7 @@ def test_bad_arguments(tmp_path):
         (dict(gif=str(tmp_path / "g.png")), r"^gif: the file name must end in \.gif"),
         (dict(mp4=str(tmp_path / "g.gif")), r"^mp4: the file name must end in \.mp4"),
         (dict(), "^gif/mp4: give a file name"),
-        (dict(gif=gif, fps=0), r"^fps: must be a number of frames per second in \(0, 50\]"),
+        (dict(gif=gif, fps=0), r"^fps: must be a number of frames per second in \[0.1, 50\]"),
         (dict(gif=gif, fps=float("nan")), "^fps: must be"),
         (dict(gif=gif, probabilities="yes"), "^probabilities: must be True or False"),
     ]

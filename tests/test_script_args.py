@@ -118,3 +118,13 @@ def test_no_file_reaches_another_through_sys_path():
                 and not path.endswith("test_script_args.py")):
             offenders.append(os.path.relpath(path, ROOT))
     assert offenders == []
+
+
+def test_a_scripts_seed_is_checked_as_the_librarys(capsys):
+    from fastsweep.studies.script_args import parse, parser
+
+    ap = parser("demo", "A demo.", out=False, workers=False, seed=3)
+    with pytest.raises(SystemExit):
+        parse(ap, ["--seed", "-1"])
+    assert "--seed: must be an integer in [0, 2**64 - 1], got -1" in capsys.readouterr().err
+    assert parse(ap, ["--seed", str(2**64 - 1)]).seed == 2**64 - 1

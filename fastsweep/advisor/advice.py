@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..agents import counted
 from ..inference import deduce, mine_probabilities
 
 FIRST_CLICK_NOTE = {"safe": "the game makes the first click safe",
@@ -96,10 +97,17 @@ class Advice:
         out = [f"{self.agent} agent, board {h}x{w}, {total}",
                f"certain: {int(self.safe.sum())} safe" + (f": {_cells(self.safe)}"
                                                            if self.safe.any() else "")
-               + f"; {int(self.mine.sum())} mines" + (f": {_cells(self.mine)}"
-                                                       if self.mine.any() else "")]
+               + f"; {counted(int(self.mine.sum()), 'mine')}" + (
+                   f": {_cells(self.mine)}" if self.mine.any() else "")]
         if self.flags:
-            out.append(f"the agent flags first: {' '.join(map(_rc, self.flags))}")
+            # the agent flags what its rules found so far: say which certain mines wait
+            # (read alone, "flags first: (2,3)" seemed to pass over a certain (0,0))
+            later = self.mine.copy()
+            for f in self.flags:
+                later[f] = False
+            out.append(f"the agent flags before its move: {' '.join(map(_rc, self.flags))}"
+                       + (f"; it leaves the certain {'mine' if later.sum() == 1 else 'mines'}"
+                          f" {_cells(later)} for later" if later.any() else ""))
         if self.move is None:
             out.append(self.reason)
         else:
@@ -123,7 +131,8 @@ def advice_of(game) -> Advice:
         rows = game.rows[len(game.tape):]
         flags = tuple(divmod(int(c), view.shape[1]) for c in rows[:, 1])
         reason = ("the board is done: every cell is revealed or a known mine" + (
-            f" once the agent has flagged the last {len(flags)} hidden cells" if flags else ""))
+            f" once the agent has flagged the last {counted(len(flags), 'hidden cell')}"
+            if flags else ""))
         return Advice(view, safe, mine, prob, None, None, reason, float("nan"), flags, "",
                       game.agent, game.mines)
     cell = p["cell"]

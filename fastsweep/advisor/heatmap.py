@@ -28,6 +28,10 @@ def check_png_path(path) -> str:
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise ValueError(f"png: folder {os.path.dirname(str(path))!r} does not exist")
+    if os.path.isdir(path):  # (checked before the advice: "[Errno 21] Is a directory" after)
+        raise ValueError(f"png: {os.fspath(path)!r} is a folder; give a file name")
+    if not os.access(folder, os.W_OK):
+        raise ValueError(f"png: cannot write in folder {os.path.dirname(str(path)) or '.'!r}")
     return str(path)
 
 

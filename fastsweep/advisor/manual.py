@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..agents import agent_info, is_agent, kernels_for, reason_text
+from ..config import check_game_index, check_seed
 from ..kernels.engine import actions as ka
 from ..kernels.engine import env as ke
 from ..kernels.engine import game as kg
@@ -46,6 +47,7 @@ def guess_order(h, w, seed=0, game=0):
     >>> guess_order(2, 3, seed=1).tolist()
     [2, 1, 4, 5, 3, 0]
     """
+    seed, game = check_seed(seed), check_game_index(game)
     cfg = make_config("basic", (h, w), mines=0)
     params, _ = kernel_params(cfg, seed)
     order = np.zeros(h * w, np.int32)
@@ -98,6 +100,7 @@ class ManualGame:
             if name not in MANUAL_OPTIONS:
                 raise ValueError(f"{name}: not an option of a manual game; it takes the "
                                  f"agents' options ({', '.join(MANUAL_OPTIONS)})")
+        seed = check_seed(seed)  # checked even with an order given: a bad argument is named
         self.start = check_position(view, mines)
         h, w = self.shape = self.start.shape
         n = h * w
@@ -289,7 +292,8 @@ def advise(view, mines=None, agent="probability", *, order=None, seed=0, first_c
     mine total, if known (the agent is then told it). The move is the agent's own
     (every registered agent; for those with complete deduction a certain safe cell
     whenever one exists), and its random guesses and ties follow ``order`` (cell indices;
-    default: the guess order of game 0 of root ``seed``). An all-hidden board gets the
+    default: the guess order of game 0 of root ``seed``, an integer in [0, 2**64 - 1];
+    None is refused: the default is 0). An all-hidden board gets the
     opening move, on ``first_cell``; ``first_click`` is what the game guarantees about it.
     ``options``: the agent's options, as for :class:`ManualGame`. Returns an :class:`Advice`
     (``.text()`` prints it as the command line does).

@@ -13,6 +13,7 @@ import warnings
 
 import numpy as np
 
+from ..agents import counted
 from ..config import MAX_CELLS
 from ..inference import ApproximationWarning, _as_view, deduce
 from ..kernels.engine import env as ke
@@ -76,7 +77,7 @@ def _problem(code, x, state, cell):
     if code == 1:
         return f"clue {x} is larger than its number of neighbours ({nb})"
     if code == 2:
-        return f"clue {x} is smaller than its {m} known-mine neighbours"
+        return f"clue {x} is smaller than its {counted(m, 'known-mine neighbour')}"
     return (f"clue {x} needs {x - m} more mine{'s' * (x - m != 1)} but has only {h} hidden "
             f"neighbour{'s' * (h != 1)}")
 
@@ -136,11 +137,12 @@ def check_position(view, mines=None, name="view") -> np.ndarray:
         if not isinstance(mines, numbers.Integral) or isinstance(mines, bool):
             raise ValueError(f"mines: expected an integer or None, got {mines!r}")
         if mines < known:
-            raise ValueError(f"mines: {mines} is fewer than the {known} known mines of the "
-                             f"{name}")
+            raise ValueError(f"mines: {mines} is fewer than the {counted(known, 'known mine')}"
+                             f" of the {name}")
         if mines > known + hidden:
-            raise ValueError(f"mines: {mines} is more than the {name} can hold ({known} known "
-                             f"mines and {hidden} hidden cells)")
+            raise ValueError(f"mines: {mines} is more than the {name} can hold "
+                             f"({counted(known, 'known mine')} and "
+                             f"{counted(hidden, 'hidden cell')})")
     if not _consistent(view):
         # adding clues only removes layouts: find the first clue (row order) whose
         # addition leaves none, by bisection on how many clues are shown

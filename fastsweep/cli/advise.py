@@ -13,10 +13,16 @@ import sys
 
 from ..agents import AGENTS
 from ..advisor.manual import MANUAL_OPTIONS
+from ..config import MAX_CELLS
 from ..options import add_flags
 
 COMMANDS = ("a clue 0-8, m (it was a mine), undo (take the last answer back), board (the "
             "probabilities now), quit")
+# what is read from a file or a stream, at most: /dev/zero or an endless pipe would
+# otherwise be read until memory runs out. A position of MAX_CELLS cells written with a
+# space after each cell is 2 characters a cell; the rest is room for comments.
+MAX_POSITION_CHARS = 32_000_000
+MAX_ANSWER_CHARS = 1000  # an answer of the interactive game (a clue, m, undo, ...)
 
 
 def add_parsers(sub):
@@ -25,7 +31,8 @@ def add_parsers(sub):
                                       "its reason and the mine probabilities")
     p.add_argument("position", nargs="?", metavar="POSITION",
                    help="a file with one row of cells per line (? or . hidden, F or * known "
-                        "mine, 0-8 a clue; spaces allowed), or - for standard input")
+                        "mine, 0-8 a clue; spaces allowed), or - for standard input; at "
+                        f"most {MAX_POSITION_CHARS:,} characters are read")
     p.add_argument("--size", metavar="SIZE", default=None,
                    help="instead of POSITION: an empty board of this size (d or HxW), e.g. to "
                         "start an --interactive game")
@@ -67,15 +74,49 @@ def read_position(a):
         if a.interactive:
             raise ValueError("position: - (standard input) cannot be used with --interactive, "
                              "which reads the answers there; give a file or --size")
-        return parse_position(sys.stdin.read())
+        return parse_position(_read_at_most(sys.stdin, "standard input"))
     try:
         with open(a.position) as f:
-            text = f.read()
+            text = _read_at_most(f, repr(a.position))
     except OSError as e:
         raise ValueError(f"position: cannot read {a.position!r}: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise ValueError(f"position: {a.position!r} is not a text file") from None
     return parse_position(text)
+
+
+def _read_at_most(f, what):
+    """The text of ``f``, refused (ValueError naming ``position``) past
+    :data:`MAX_POSITION_CHARS` characters, which are all that is read."""
+    try:
+        text = f.read(MAX_POSITION_CHARS + 1)
+    except UnicodeDecodeError:
+        raise ValueError(f"position: {what} is not text (UTF-8)") from None
+    if len(text) > MAX_POSITION_CHARS:
+        raise ValueError(f"position: {what} is longer than {MAX_POSITION_CHARS:,} characters, "
+                         f"the most a position is read to (a board has at most "
+                         f"{MAX_CELLS:,} cells)")
+    return text
+
+
+class _BoundedLines:
+    """Standard input whose ``readline`` (what ``input`` calls on a pipe or a file) reads
+    at most :data:`MAX_ANSWER_CHARS` characters a line: ``input`` alone would read
+    /dev/zero forever."""
+
+    def __init__(self, f):
+        self._f = f
+
+    def readline(self, size=-1):
+        try:
+            line = self._f.readline(MAX_ANSWER_CHARS + 1)
+        except UnicodeDecodeError:
+            raise ValueError("answer: standard input is not text (UTF-8)") from None
+        if len(line) > MAX_ANSWER_CHARS:
+            raise ValueError(f"answer: a line of standard input is longer than "
+                             f"{MAX_ANSWER_CHARS:,} characters; expected {COMMANDS}")
+        return line
+
+    def __getattr__(self, name):
+        return getattr(self._f, name)
 
 
 def cmd_advise(a):
@@ -91,7 +132,16 @@ def cmd_advise(a):
     game = ManualGame(view, a.mines, a.agent, seed=a.seed, first_click=a.first_click,
                       first_cell=a.first_cell, **{k: getattr(a, k) for k in MANUAL_OPTIONS})
     if a.interactive:
-        return interactive(game, a.png)
+        stdin = sys.stdin
+        try:
+            if not stdin.isatty():  # (at a terminal a person types: input's line editing)
+                sys.stdin = _BoundedLines(stdin)
+        except (AttributeError, OSError, ValueError):
+            pass
+        try:
+            return interactive(game, a.png)
+        finally:
+            sys.stdin = stdin
     advice = game.advice()
     print(advice.text())
     if a.png is not None:
@@ -109,7 +159,7 @@ def interactive(game, png=None, read=None, write=print):
     """The manual-input loop on ``game`` (a :class:`~fastsweep.advisor.manual.ManualGame`):
     ``read(prompt)`` gives each answer (default ``input``; EOF ends the game), ``write``
     prints. Answers read from a pipe are echoed, so the transcript reads as a dialogue."""
-    from ..agents import reason_text
+    from ..agents import counted, reason_text
     from ..kernels.engine import layout as kl
 
     if read is None:
@@ -132,9 +182,9 @@ def interactive(game, png=None, read=None, write=print):
                              reason_text(why, ref, a_, float(probs[j]), w)))
         if advice.move is None:
             kinds, outs = rows[:, 0], rows[:, 2]
-            write(f"\nthe board is done: {len(rows)} moves, "
-                  f"{int((kinds == kl.A_GUESS).sum())} guesses, "
-                  f"{int(((kinds != kl.A_FLAG) & (outs == -1)).sum())} mines hit\n")
+            write(f"\nthe board is done: {counted(len(rows), 'move')}, "
+                  f"{counted(int((kinds == kl.A_GUESS).sum()), 'guess', 'guesses')}, "
+                  f"{counted(int(((kinds != kl.A_FLAG) & (outs == -1)).sum()), 'mine')} hit\n")
             write(advice.board())
             if png:
                 from ..advisor.heatmap import heat_map

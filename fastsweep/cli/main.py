@@ -14,8 +14,9 @@ from __future__ import annotations
 import os
 import sys
 import traceback
+import warnings
 
-from ..agents import AGENTS
+from ..agents import AGENTS, counted
 from ..user.python_player import AgentError
 from .common import Parser, _add_game_args, _at_least, _options, cli_wording  # noqa: F401
 
@@ -86,7 +87,7 @@ def cmd_play(a):
     print(t.summary() if a.quiet else t.text(every=a.every))
     if a.gif is not None or a.mp4 is not None:
         ks = t.animate(gif=a.gif, mp4=a.mp4, **pics)
-        print(f"wrote {len(ks)} frames (after moves {ks[0]}..{ks[-1]}) to "
+        print(f"wrote {counted(len(ks), 'frame')} (after moves {ks[0]}..{ks[-1]}) to "
               + " and ".join(f for f in (a.gif, a.mp4) if f is not None))
 
 
@@ -164,12 +165,38 @@ def build_parser():
     return p
 
 
+def _one_line_warnings():
+    """``warnings.formatwarning`` for the command line: a warning as one line, ``fastsweep:
+    warning: ...`` (Python's format adds the file and source line that warned, which mean
+    nothing to a user of the command), each text once (advise's deduction and its
+    probabilities would say the same twice). (The format, not ``showwarning``: warnings
+    recorded by a caller, as pytest.warns does, stay recorded.)"""
+    seen = set()
+
+    def format(message, category, filename, lineno, line=None):
+        text = " ".join(str(message).split())
+        if text in seen:
+            return ""
+        seen.add(text)
+        return f"fastsweep: warning: {text}\n"
+    return format
+
+
 def main(argv=None):
     parser = build_parser()
     a, extra = parser.parse_known_args(argv)
     cmd = parser._subparsers._group_actions[0].choices[a.command]
     if extra:  # argparse would blame the top-level parser and hint at its --help
         cmd.error(f"unrecognized arguments: {' '.join(extra)}")
+    own = warnings.formatwarning
+    warnings.formatwarning = _one_line_warnings()
+    try:
+        return _run(cmd, a)
+    finally:  # a program that called main() keeps its own format
+        warnings.formatwarning = own
+
+
+def _run(cmd, a):
     try:
         a.func(a)
     except AgentError as e:  # a user's agent failed: its own traceback, then one line

@@ -25,7 +25,9 @@ def cmd_sweep(a):
     import sys
 
     from ..sweep import SweepWorkerError, sweep
+    from ..values import check_timeout
 
+    check_timeout(a.timeout)  # (before any work: inf reached Dask's parser as a KeyError)
     kw = {}
     for o in sweep_options():  # the option table's flags, under sweep's keywords
         if o.flag is not None:
@@ -172,9 +174,12 @@ def add_parsers(sub):
                     "a row or column field. LaTeX uses booktabs rules.",
         formatter_class=_Help)
     t.add_argument("results", metavar="RESULTS_DIR", help="a folder written by fastsweep sweep")
-    t.add_argument("--rows", default="density",
-                   help=f"comma list of fields, from: {', '.join(FIELDS)}")
-    t.add_argument("--cols", default="agent", help="comma list of fields (as --rows)")
+    t.add_argument("--rows", default=None,
+                   help=f"comma list of fields, from: {', '.join(FIELDS)} (default: density, "
+                        "or agent when --cols has density)")
+    t.add_argument("--cols", default=None,
+                   help="comma list of fields, as --rows (default: agent, or density "
+                        "when --rows has agent)")
     t.add_argument("--value", default="mean_score",
                    help="summary column: mean_score, win_rate, games, mean_guesses, ...")
     t.add_argument("--ci", action="store_true",

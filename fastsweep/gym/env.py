@@ -263,6 +263,9 @@ class MinesweeperEnv(gymnasium.Env):
     def reset(self, *, seed=None, options=None):
         if seed is not None:
             seed = check_seed(seed)
+        if options is not None and not isinstance(options, dict):  # (before any reseeding)
+            raise ValueError(f"options: expected None or a dict such as {{'game': 3}}, got "
+                             f"{options!r}")
         super().reset(seed=seed)
         if seed is not None:
             self.root_seed = seed

@@ -15,6 +15,7 @@ import numbers
 
 import numpy as np
 
+from ..config import check_flag, check_seed
 from ..kernels.engine.view import HIDDEN_CODE, MINE_CODE
 
 
@@ -84,7 +85,7 @@ def random_view(height, width, mines, revealed, seed, known_mine_frac=0.2, *, bo
     n = height * width
     mines = _check_int("mines", mines, 0, n)
     revealed = _check_int("revealed", revealed, 0, n - mines)
-    seed = _check_int("seed", seed, 0, (1 << 63) - 1)
+    seed, board = check_seed(seed), check_flag(board, "board")
     if (not isinstance(known_mine_frac, numbers.Real) or isinstance(known_mine_frac, bool)
             or not 0.0 <= float(known_mine_frac) <= 1.0):
         raise ValueError(f"known_mine_frac: must be a number in [0, 1], got {known_mine_frac!r}")

@@ -24,6 +24,8 @@ import sys
 import time
 from pathlib import Path
 
+from ..config import check_seed
+
 ROOT = Path(__file__).resolve().parents[2]  # the checkout (when not installed elsewhere)
 
 
@@ -57,6 +59,11 @@ def parse(ap, argv=None):
     a = ap.parse_args(argv)
     if a.workers < 1:
         ap.error(f"--workers: must be at least 1, got {a.workers}")
+    if getattr(a, "seed", None) is not None:  # (the library's check, as --seed of the CLI)
+        try:
+            check_seed(a.seed)
+        except ValueError as e:
+            ap.error(f"--{e}")
     a.argv = list(sys.argv[1:] if argv is None else argv)
     a.started = time.perf_counter()
     if a.has_out:

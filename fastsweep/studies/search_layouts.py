@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import itertools
 import math
+import numbers
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+
+from ..config import check_flag, check_seed
 
 #: One orthogonal step of a mine: up, down, left, right (the order moves are listed in).
 STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
@@ -119,13 +122,25 @@ class SearchResult:
         return int(self.history["accepted"].sum())
 
 
+def _value(objective, layout) -> float:
+    """``objective(layout)``, a finite number only: float() would take the string "1.5"
+    and fail on "abc" with a message that does not name the objective."""
+    v = objective(layout)
+    if (isinstance(v, (bool, np.bool_)) or not isinstance(v, (numbers.Real, np.floating))
+            or not math.isfinite(v)):
+        raise ValueError(f"objective: must return a finite number for a layout, returned "
+                         f"{v!r:.60}")
+    return float(v)
+
+
 def local_search(objective, start, *, minimize=True, patience=3, tries=None, min_gain=0.01,
                  seed=0, max_rounds=10_000, allowed=None) -> SearchResult:
     """Local search over layouts by moving one mine one orthogonal step at a time.
 
     Each round evaluates candidate moves of the current layout (:func:`mine_steps`): all of
     them (``tries=None``: steepest descent) or ``tries`` of them drawn at random without
-    replacement (from a generator seeded by ``seed``). The best candidate is kept if it
+    replacement (from a generator seeded by ``seed``, an integer in [0, 2**64 - 1], or
+    ``seed`` itself when it is a numpy Generator). The best candidate is kept if it
     improves the objective (lowers it when ``minimize``, else raises it) by at least
     ``min_gain`` relative to the current value (``min_gain * |value|``, and by more than
     0). The search tolerates ``patience`` non-improving rounds in a row and stops at the
@@ -145,6 +160,9 @@ def local_search(objective, start, *, minimize=True, patience=3, tries=None, min
     """
     if not callable(objective):
         raise ValueError(f"objective: must be a callable layout -> float, got {objective!r}")
+    if allowed is not None and not callable(allowed):
+        raise ValueError(f"allowed: must be None or a callable layout -> bool, got {allowed!r}")
+    minimize = check_flag(minimize, "minimize")  # ("no" is truthy: it would minimise)
     lay = np.asarray(start)
     if lay.ndim != 2 or lay.size == 0 or not (lay.dtype == bool or np.isin(lay, (0, 1)).all()):
         raise ValueError("start: must be a non-empty 2-D boolean (or 0/1) array")
@@ -156,17 +174,16 @@ def local_search(objective, start, *, minimize=True, patience=3, tries=None, min
     if (isinstance(min_gain, bool) or not isinstance(min_gain, (int, float, np.floating))
             or not math.isfinite(min_gain) or min_gain < 0):
         raise ValueError(f"min_gain: must be a finite number >= 0, got {min_gain!r}")
-    rng = np.random.default_rng(seed)
+    # a Generator goes on with its own stream (hard_board's, after its start layout)
+    rng = (seed if isinstance(seed, np.random.Generator)
+           else np.random.default_rng(check_seed(seed)))
     sign = 1.0 if minimize else -1.0  # search minimises sign * objective
     cache = {}
 
     def value(x):
         k = x.tobytes()
         if k not in cache:
-            v = float(objective(x))
-            if not math.isfinite(v):
-                raise ValueError(f"objective: returned {v} (must be finite)")
-            cache[k] = v
+            cache[k] = _value(objective, x)
         return cache[k]
 
     cur = lay.copy()
@@ -268,8 +285,10 @@ def exhaustive(objective, shape, mines, minimize=True, symmetric=False) -> pd.Da
     """
     if not callable(objective):
         raise ValueError(f"objective: must be a callable layout -> float, got {objective!r}")
+    minimize, symmetric = check_flag(minimize, "minimize"), check_flag(symmetric, "symmetric")
     if (not isinstance(shape, tuple) or len(shape) != 2
-            or not all(isinstance(v, int) and v >= 1 for v in shape)):
+            or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1
+                       for v in shape)):
         raise ValueError(f"shape: must be a pair (H, W) of integers >= 1, got {shape!r}")
     cells = shape[0] * shape[1]
     mines = _check_int("mines", mines, 0, cells)
@@ -283,6 +302,6 @@ def exhaustive(objective, shape, mines, minimize=True, symmetric=False) -> pd.Da
         if k not in reps:
             reps[k] = x
         count[k] = count.get(k, 0) + 1
-    rows = [(layout_key(x), float(objective(x)), count[k]) for k, x in reps.items()]
+    rows = [(layout_key(x), _value(objective, x), count[k]) for k, x in reps.items()]
     df = pd.DataFrame(rows, columns=["layout", "value", "orbit"])
     return df.sort_values("value", ascending=minimize, kind="stable").reset_index(drop=True)

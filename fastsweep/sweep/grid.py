@@ -151,6 +151,9 @@ def _resolve(agents, sizes, densities, mines, rules, mine_count, games, ci, min_
     ``single``: the single-valued options of the table (first_click, first_cell, prior,
     budget, ...), applied to every configuration; missing ones take their defaults."""
     single = {o.name: single.get(o.name, DEFAULTS[o.name]) for o in sweep_options("single")}
+    if agents is None:  # (_as_list passes None on: it means "not given" for mines)
+        raise ValueError("agents: expected a list of agents (built-in names, import paths "
+                         f"or agent objects; known agents: {', '.join(AGENTS)}), got None")
     agents = _as_list(agents, "agents")
     if isinstance(agents, list):  # users' agents (objects, import paths) by their names
         try:

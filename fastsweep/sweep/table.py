@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ..config import check_flag
 from .grid import member_name
 
 FIELDS = ("size", "density", "mines", "rules", "first_click", "first_cell", "agent",
@@ -59,7 +60,14 @@ def _latex_escape(s):
 def _where(df, where):
     """The rows whose fields have the given values (``mine_count``: true/false/yes/no)."""
     if isinstance(where, str):
-        where = dict(w.split("=", 1) for w in where.split(",") if w)
+        pairs = [w.split("=", 1) for w in where.split(",") if w]
+        bad = [w for w in pairs if len(w) != 2 or not w[1]]
+        if bad:  # (dict() would say "dictionary update sequence element #0 has length 1")
+            raise ValueError(f"where: expected FIELD=VALUE pairs, e.g. size=30x30,agent=basic, "
+                             f"got {'='.join(bad[0])!r}")
+        where = dict(pairs)
+    if where is not None and not isinstance(where, dict):
+        raise ValueError(f"where: expected {{field: value}} or 'FIELD=VALUE,...', got {where!r}")
     for f, v in (where or {}).items():
         if f not in FIELDS:
             raise ValueError(f"where: unknown field {f!r}; allowed: {', '.join(FIELDS)}")
@@ -74,12 +82,26 @@ def _where(df, where):
     return df
 
 
-def table(summary, rows="density", cols="agent", value="mean_score", ci=False,
+def _default_field(df, taken, first, second):
+    """``[first]``, or when the other axis holds it already ``second`` or else the first
+    field of ``FIELDS`` not there whose values vary within its cells: ``--rows agent``
+    alone would otherwise meet the columns' default, agent, and fail."""
+    if first not in taken:
+        return [first]
+    free = [f for f in (second,) + FIELDS if f not in taken]
+    # (a field the taken ones fix, like mines beside density, would only spread the cells)
+    varies = [f for f in free if (df.groupby(taken, sort=False)[f].nunique() > 1).any()]
+    return [(varies or free)[0]]
+
+
+def table(summary, rows=None, cols=None, value="mean_score", ci=False,
           fmt="markdown", digits=3, where=None) -> str:
     """A pivot table of one summary column as text.
 
     ``summary``: a sweep's summary DataFrame, a :class:`SweepResult` or a sweep folder.
-    ``rows`` / ``cols``: fields (comma-separated or lists) from ``FIELDS``; ``agent``
+    ``rows`` / ``cols``: fields (comma-separated or lists) from ``FIELDS``; by default
+    ``density`` / ``agent``, or, when the other one holds that field, the other of the
+    two (``rows="agent"`` alone puts the densities in columns); ``agent``
     reads "inference + total" for an agent told the mine total unless ``mine_count`` is
     a field itself. ``value``: a numeric summary column; ``ci``: append the 95% interval
     (mean_score: ``± half-width``; win_rate: the Wilson interval's ends). ``where``:
@@ -102,8 +124,9 @@ def table(summary, rows="density", cols="agent", value="mean_score", ci=False,
         from .summary import SweepResult, load
 
         summary = (summary if isinstance(summary, SweepResult) else load(summary)).summary
-    rows, cols = _fields(rows, "rows"), _fields(cols, "cols")
-    if set(rows) & set(cols):
+    rows = None if rows is None else _fields(rows, "rows")
+    cols = None if cols is None else _fields(cols, "cols")
+    if rows is not None and cols is not None and set(rows) & set(cols):
         raise ValueError(f"rows/cols: {', '.join(sorted(set(rows) & set(cols)))} is in both")
     if fmt not in FORMATS:
         raise ValueError(f"format: unknown format {fmt!r}; allowed: {', '.join(FORMATS)}")
@@ -112,14 +135,19 @@ def table(summary, rows="density", cols="agent", value="mean_score", ci=False,
                and c not in ("board", "height", "width")]
         raise ValueError(f"value: {value!r} is not a numeric summary column; allowed: "
                          f"{', '.join(num)}")
+    ci = check_flag(ci, "ci")
     if ci and value not in INTERVALS:
         raise ValueError(f"ci: {value} has no interval; --ci works with "
                          f"{', '.join(INTERVALS)}")
-    if not isinstance(digits, int) or not 0 <= digits <= 12:
+    if not isinstance(digits, int) or isinstance(digits, bool) or not 0 <= digits <= 12:
         raise ValueError(f"digits: must be an integer in 0..12, got {digits!r}")
     df = summary.copy()
     df["size"] = df.height.astype(str) + "x" + df.width.astype(str)
     df = _where(df, where)
+    if rows is None:
+        rows = _default_field(df, cols or [], "density", "agent")
+    if cols is None:
+        cols = _default_field(df, rows, "agent", "density")
     if "mine_count" not in rows + cols:
         df["agent"] = [member_name(a, mc) for a, mc in zip(df.agent, df.mine_count)]
     else:

@@ -137,8 +137,15 @@ def main(repeats=5, out=None, quick=False, compile_times=True, agents=()):
     from ..output import check_table_path, write_table
     from ..runner import timed_run
 
+    from ..config import check_flag, check_games
+
+    # every argument before minutes of timing, not after
+    repeats = check_games(repeats, "repeats", limit=1000)
+    quick, compile_times = check_flag(quick, "quick"), check_flag(compile_times, "compile_times")
+    agents = [agents] if isinstance(agents, str) else list(agents)  # (not its letters)
+    names = [make_config(a, 9, mines=10).agent for a in agents]  # (registers your own agent)
     if out:
-        check_table_path(out)  # before minutes of timing, not after
+        check_table_path(out)
     _timed(f"compiling or loading the basic kernels ({COMPILE_TIME['basic']} to compile "
            "the first time)", timed_run, make_config("basic", 9, mines=10), 0, 2)
     rows = []
@@ -151,8 +158,7 @@ def main(repeats=5, out=None, quick=False, compile_times=True, agents=()):
         rows.append(dict(metric="basic keep-going", board=label, games_per_s=round(rate),
                          us_per_game=round(1e6 / rate, 2), games_per_run=games, repeats=repeats))
         print(f"{label:<22} {rate:>10,.0f} {1e6 / rate:>9.1f}")
-    for agent in agents:
-        name = make_config(agent, 9, mines=10).agent  # (registers your own agent)
+    for name in names:
         for label, size, mines, density in BOARDS:
             rate, games = time_board(size, mines, density, repeats=repeats,
                                      target_seconds=0.2 if quick else 1.0, agent=name)

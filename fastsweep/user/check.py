@@ -159,7 +159,12 @@ def check_agent(agent, games: int = 20, seed: int = 0, workers: bool = True,
     >>> fastsweep.check_agent(first_hidden, games=4, workers=False).passed
     True
     """
+    from ..config import check_flag, check_games, check_seed
     from .resolve import resolve_agent
+    # bad arguments are the caller's error, not failures of the agent's contract
+    games, seed = check_games(games), check_seed(seed)
+    workers = check_flag(workers, "workers")
+    raise_on_failure = check_flag(raise_on_failure, "raise_on_failure")
     name = resolve_agent(agent)
     failures = []
     total_games = total_moves = 0

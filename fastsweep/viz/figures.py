@@ -270,6 +270,31 @@ def plot_time(table, base, formats=("pdf", "png")):
     return save(time_figure(table), base, formats)
 
 
+def _check_plot_args(summary, kinds, formats, out, reference):
+    """ValueError naming the argument: a kind or format not drawn (they were skipped in
+    silence), a reference agent not in the sweep (it was ignored unless a figure used it),
+    an ``out`` that is a file (os.makedirs' "[Errno 17] File exists"). Returns the kinds
+    and formats as lists ("score,win" too: a string was iterated by its letters)."""
+    lists = []
+    for name, vals, allowed in (("kinds", kinds, KINDS), ("formats", formats, FORMATS)):
+        vals = vals.split(",") if isinstance(vals, str) else list(vals)
+        bad = [v for v in vals if v not in allowed]
+        if bad or not vals:
+            raise ValueError(f"{name}: unknown {name[:-1]} {(bad or [''])[0]!r}; allowed: "
+                             f"{', '.join(allowed)}")
+        lists.append(vals)
+    agents = list(dict.fromkeys(summary.agent))
+    if reference is not None and reference not in agents:
+        raise ValueError(f"reference: agent {reference!r} is not in this sweep; agents: "
+                         f"{', '.join(map(str, agents))}")
+    if out is not None and not isinstance(out, (str, os.PathLike)):
+        raise ValueError(f"out: expected a folder name for the figures, got {out!r}")
+    if out and os.path.exists(out) and not os.path.isdir(out):
+        raise ValueError(f"out: {os.fspath(out)!r} is a file; expected a folder for the "
+                         "figures (created if missing)")
+    return lists
+
+
 def plot_results(results, kinds=KINDS, formats=("pdf", "png"), out=None, reference=None):
     """Every requested figure of a sweep folder into ``out`` (default: the folder itself):
     ``fig_<kind>`` for the whole sweep and, with several boards, ``fig_<kind>_HxW_rules``
@@ -291,6 +316,8 @@ def plot_results(results, kinds=KINDS, formats=("pdf", "png"), out=None, referen
     summary, pairs = r.summary, r.pairs
     if "diff" in kinds and len(pairs):
         _reference_pairs(pairs, reference)  # a bad reference fails before any file is written
+    # (before any file is written)
+    kinds, formats = _check_plot_args(summary, kinds, formats, out, reference)
     out = out or results
     os.makedirs(out, exist_ok=True)
     files = []

@@ -47,6 +47,9 @@ FONT = STYLE["font.size"]
 LINE = FONT * 1.35 / 72  # inches per caption line
 GIF_DPI = 120
 MAX_FPS = 50  # GIF frame delays are counted in hundredths of a second
+# ... in 16 bits (at most 655.35 s a frame, and Pillow fails with a traceback beyond): a
+# frame every 10 s is slow enough for any slide show and far from that limit
+MIN_FPS = 0.1
 HOLD = 2.0  # seconds the last frame of a GIF stays before it loops
 BAR_TICKS, BAR_HEIGHT = 0.22, 0.1  # inches: the colour bar's tick labels, the bar itself
 SMALL_LINE = STYLE["legend.fontsize"] * 1.3 / 72  # inches per line of its label
@@ -319,9 +322,10 @@ def check_animation(gif=None, mp4=None, every_frame=1, probabilities=False, fps=
             or every_frame < 1):
         raise ValueError(f"every_frame: must be an integer >= 1 (a frame every N moves), "
                          f"got {every_frame!r}")
-    if not isinstance(fps, numbers.Real) or isinstance(fps, bool) or not 0 < fps <= MAX_FPS:
-        raise ValueError(f"fps: must be a number of frames per second in (0, {MAX_FPS}], "
-                         f"got {fps!r}")
+    if (not isinstance(fps, numbers.Real) or isinstance(fps, bool)
+            or not MIN_FPS <= fps <= MAX_FPS):  # (NaN fails the comparison too)
+        raise ValueError(f"fps: must be a number of frames per second in [{MIN_FPS}, "
+                         f"{MAX_FPS}], got {fps!r}")
     if _check_bool("probabilities", probabilities) and noise != "none":
         raise ValueError(f"probabilities: not available under noise ({noise}): the agent "
                          "weighs soft clues, there is no view of hard clues")

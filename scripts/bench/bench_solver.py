@@ -33,6 +33,9 @@ def main(argv=None):
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--repeats", type=int, default=3)
     a = parse(ap, argv)
+    for name in ("games", "repeats"):
+        if getattr(a, name) < 1:
+            ap.error(f"--{name}: must be at least 1, got {getattr(a, name)}")
     if a.quick:
         a.games, a.repeats = 3, 1
     for agent, kw in SETTINGS:  # warm-up: compile (or load) each kernel before timing,
@@ -49,8 +52,11 @@ def main(argv=None):
             dt = time.perf_counter() - t
             rows.append(dict(repeat=rep, agent=agent, setting=",".join(
                 f"{k}={v}" for k, v in kw.items()) or "default", games=games,
-                games_per_s=games / dt, win_rate=df.won.mean()))
-            print(rows[-1], flush=True)
+                games_per_s=games / dt, win_rate=float(df.won.mean())))
+            r = rows[-1]  # plain numbers (a dict would print np.float64(...))
+            print(f"repeat {r['repeat']}  {r['agent']:<11} {r['games']:>6} games  "
+                  f"{r['games_per_s']:>9.1f} games/s  win rate {r['win_rate']:.3f}  "
+                  f"{r['setting']}", flush=True)
     df = pd.DataFrame(rows)
     base = df[df.agent == "probability"].set_index("repeat").games_per_s
     df["ratio"] = df.games_per_s / df.repeat.map(base)
