@@ -163,13 +163,15 @@ PY = [
 ]
 
 
-# sweep()'s own check lives in fastsweep/sweep/__init__.py (being rewritten by another
-# change): timeout = values.check_timeout(timeout) there makes these pass
 PY += [pytest.param(lambda t, v=v: fastsweep.sweep(["basic"], 5, mines=[3], games=2, workers=1,
                                                    quiet=True, timeout=v),
-                    ValueError, r"^timeout: must be a finite number of seconds", id=f"sweep-timeout-{v}",
-                    marks=pytest.mark.xfail(reason="check in sweep/__init__.py pending", strict=False))
+                    ValueError, r"^timeout: must be a finite number of seconds", id=f"sweep-timeout-{v}")
        for v in (float("inf"), True)]
+PY += [pytest.param(lambda t, kw=kw: fastsweep.sweep(["basic"], 5, mines=[3], games=2, workers=1,
+                                                     **{"quiet": True, **kw}),
+                    ValueError, rf"^{next(iter(kw))}: ", id=f"sweep-{next(iter(kw))}-{v}")
+       for kw, v in ((dict(quiet="no"), "str"), (dict(per_game="yes"), "str"),
+                     (dict(fresh=5), "int"))]
 
 
 @pytest.mark.parametrize("call, exc, match", PY)

@@ -38,7 +38,9 @@ from collections import deque
 
 from .backends import Dask
 from .execute import BACKENDS, SweepWorkerError, _execute, run_batch, run_task, warm_up
+from ..config import check_flag
 from ..options import check_reads, sweep_options, takes_options
+from ..values import check_timeout
 from .grid import FORMAT, _resolve, board_key, chunk_size, parse_range
 from .lock import FolderLock
 from .plan import _Plan
@@ -46,7 +48,6 @@ from .store import _fsync_write, _Store, folder_arg
 from .summary import TIMING_COLUMNS, SweepResult, load, summarize
 
 MAX_WORKERS_PER_CORE = 4
-MAX_TIMEOUT = 3600  # seconds to wait for a Dask scheduler
 
 __all__ = ["BACKENDS", "FORMAT", "TIMING_COLUMNS", "SweepResult", "SweepWorkerError",
            "chunk_size", "load", "parse_range", "run_batch", "run_task", "summarize", "sweep",
@@ -145,11 +146,16 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
         if not isinstance(scheduler, str) or ":" not in scheduler:
             raise ValueError(f"scheduler: expected an address like tcp://HOST:PORT, got "
                              f"{scheduler!r}")
+    quiet, per_game = check_flag(quiet, "quiet"), check_flag(per_game, "per_game")
     if out is not None:
         out = folder_arg(out, "out")
     if per_game and out is None:
         raise ValueError("per_game: needs an output folder (out=...)")
-    fresh = [fresh] if isinstance(fresh, str) else list(fresh)
+    if isinstance(fresh, str):
+        fresh = [fresh]
+    if not isinstance(fresh, (list, tuple, set)) or not all(isinstance(a, str) for a in fresh):
+        raise ValueError(f"fresh: expected names of your agents (a list of str), got {fresh!r}")
+    fresh = list(fresh)
     bad = [a for a in fresh if a not in (params.get("own_agents") or {})]
     if bad:
         raise ValueError(f"fresh: {bad[0]!r} is not one of your agents in this sweep; your "
@@ -160,11 +166,7 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
                 raise ValueError(f"agents: your agent {a!r} has no import path, so Dask's "
                                  "workers cannot load it; give it as 'module:attr' or "
                                  "'path/to/file.py:attr'")
-    if (not isinstance(timeout, numbers.Real) or isinstance(timeout, bool)
-            or not 0 < timeout <= MAX_TIMEOUT):
-        # (inf reached Dask as an "invalid time unit")
-        raise ValueError(f"timeout: must be a number of seconds in (0, {MAX_TIMEOUT}], got "
-                         f"{timeout!r}")
+    timeout = check_timeout(timeout)  # (inf reached Dask as an "invalid time unit")
 
     ex = None
     if backend == "dask" and scheduler is not None:
