@@ -45,7 +45,10 @@ def complete_deduction(name):
     return AGENTS[name].exact_inference
 
 
-ALL = [pytest.param(a, r, m, id=f"{a}-{r}-{'total' if m else 'nototal'}")
+# a slow agent's cases are the suite's heaviest (5-17 s each): in the full suite only, not
+# in the developer's quick subset (scripts/test.py --fast)
+ALL = [pytest.param(a, r, m, id=f"{a}-{r}-{'total' if m else 'nototal'}",
+                    marks=[pytest.mark.slow] if AGENTS[a].slow else [])
        for a in AGENTS for r in RULES for m in MINE_COUNT]
 COMPLETE = [p for p in ALL if complete_deduction(p.values[0])]
 

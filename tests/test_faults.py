@@ -239,6 +239,7 @@ def _race(out, seed, q, go):
         q.put(("refused", seed, str(e)))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("alias", [False, True])
 def test_sweeps_started_together_never_mix(tmp_path, alias):
     """Three sweeps (seeds 0, 1, 2) released at the same moment on one new folder (with
@@ -404,6 +405,7 @@ fastsweep.sweep(["basic", "inference"], 30, densities=[0.1, 0.2, 0.3], mine_coun
 """
 
 
+@pytest.mark.slow
 def test_sigint_at_random_points_loses_nothing(tmp_path):
     """Ctrl-C at random times (seeded) in a two-worker sweep: every resume ends with the
     summary of an uninterrupted run."""
@@ -472,6 +474,7 @@ def _alive(pid):
         return False
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc and prctl: Linux")
 @pytest.mark.parametrize("sig", ["SIGKILL", "SIGTERM"])
 def test_workers_die_with_the_main_process(tmp_path, sig):

@@ -38,6 +38,7 @@ def optimum_4x4(m):
     return sum(naive_value(rows, frozenset(range(len(rows))), {}) for rows in by_value.values())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("m", [3, 4])
 def test_whole_games_win_the_exhaustive_optimum(m):
     wins = {"lookahead": 0, "probability": 0}

@@ -357,6 +357,7 @@ def test_the_readme_section_runs(capsys):
     assert out[2] == "(64, 9, 9)"
 
 
+@pytest.mark.slow
 def test_dask_workers_import_your_agent_by_path(tmp_path):
     pytest.importorskip("dask.distributed")
     path = os.path.join(ROOT, "examples", "basic_python.py") + ":Basic"

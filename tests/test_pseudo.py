@@ -86,6 +86,7 @@ def positions(rng, count):
     return out
 
 
+@pytest.mark.slow
 def test_pseudo_cells_are_exactly_the_brute_force_ones():
     rng = np.random.default_rng(11)
     found = {"pair": 0, "block": 0, "none": 0}

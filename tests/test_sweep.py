@@ -52,6 +52,7 @@ def test_one_vs_two_workers_identical(base):
     _same(base, SW.sweep(workers=2, **GRID))
 
 
+@pytest.mark.slow
 def test_dask_local_cluster_identical(base):
     pytest.importorskip("dask.distributed")
     _same(base, SW.sweep(workers=2, backend="dask", **GRID))
@@ -256,6 +257,7 @@ print(json.dumps(r.summary.drop(columns=["us_per_game"]).to_dict("list")))
 """
 
 
+@pytest.mark.slow
 def test_dask_from_a_script_without_main_guard(tmp_path, base):
     """Dask's LocalCluster spawns workers that re-run an unguarded __main__; the local
     cluster's workers are plain subprocesses, so such a script works, in parallel (two
@@ -279,6 +281,7 @@ def test_dask_from_a_script_without_main_guard(tmp_path, base):
                                                   "summary.csv"]
 
 
+@pytest.mark.slow
 def test_dask_local_workers_are_separate_processes_and_their_death_is_an_error():
     pytest.importorskip("dask.distributed")
     import signal
@@ -301,6 +304,7 @@ def test_dask_local_workers_are_separate_processes_and_their_death_is_an_error()
             os.kill(pid, 0)
 
 
+@pytest.mark.slow
 def test_dask_workers_that_cannot_start_are_one_line_and_leave_no_folder(tmp_path,
                                                                         monkeypatch):
     pytest.importorskip("dask.distributed")
