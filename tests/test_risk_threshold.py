@@ -10,6 +10,8 @@
 * threshold reveals at once every cell below its threshold and agrees with probability's
   choice when none is; full games pass the contract's checks.
 """
+import functools
+
 import numpy as np
 import pytest
 
@@ -38,7 +40,11 @@ def views(count=60, max_hidden=12):
     return out
 
 
-VIEWS = views()
+@functools.lru_cache(maxsize=None)
+def all_views():
+    """The views, made when a test first needs them: not at import (collection), where
+    every xdist worker paid its ~200,000 random draws (about 40 s each on this VM)."""
+    return views()
 
 
 def basic_closure(view, told):
@@ -97,7 +103,7 @@ def reference_scores(view, mines, rules):
 @pytest.mark.parametrize("told", [False, True], ids=["nototal", "total"])
 def test_risk_scores_equal_the_brute_force_look_ahead(rules, told):
     positive = 0
-    for k, (view, mines) in enumerate(VIEWS):
+    for k, (view, mines) in enumerate(all_views()):
         total = mines if told else None
         score, pmine, exact = risk_view(view, mines=total if told else -1, prior=0.5,
                                         rules=rules, shortcut=True)
@@ -157,7 +163,7 @@ def test_improved_cost_is_the_probability_agent():
     after looking at another cell Y; averaged over Y's outcomes that is P(X) itself."""
     worst = 0.0
     pairs = 0
-    for view, mines in VIEWS[:25]:
+    for view, mines in all_views()[:25]:
         out = naive.brute_force_outcomes(view, mines)
         _, _, p = naive.brute_force_view(view, mines)
         hid = list(zip(*np.nonzero(view == -1)))
