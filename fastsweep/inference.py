@@ -218,9 +218,12 @@ def deduce(view, mines=None, *, budget=0, info=False, method="auto", likelihood=
         number of mines is possible.
     budget : int
         Work budget (DP states per frontier component; 0 = default; see the README for
-        the memory it allows). A component over budget is decided by search (certain
-        cells do not depend on the budget unless the search hits its limit) and its
-        probabilities are estimated by sampling; an ApproximationWarning says so.
+        the memory it allows). A component over budget is decided by search, whose
+        own limit (2^18 decisions per component) is not the budget: certain cells do
+        not depend on the budget unless that limit is hit, so any budget, even 1,
+        finds every certain cell of a small view. Its probabilities are estimated by
+        sampling; an ApproximationWarning says so, and says whether the deduction there
+        is complete.
     info : bool
         Also return ``{"approx_steps": k}`` (k components approximated; 0 = exact).
     method : "auto", "path" or "tree"
