@@ -150,10 +150,22 @@ def _raise_status(status, mines, approx, stacklevel, quality=(0, 0.0, 0.0)):
 
 
 def _soft(view, likelihood):
-    """(view for the kernels, soft rows (N, 9) or (0, 9)) from a ``likelihood`` argument."""
+    """(view for the kernels, soft rows (N, 9) or (0, 9), log of the rows' scale) from a
+    ``likelihood`` argument.
+
+    A likelihood row is defined up to a constant factor, so each soft row is divided by
+    its largest entry (in float64) and the kernels see rows in [0, 1] with a 1 in each:
+    rows of 1e308 or of subnormals weigh exactly like rows of ones (a subnormal row keeps
+    only the few bits its numbers have). The scale taken out, the sum of the rows' log
+    maxima, is added back to the log weight (``info["log_weight"]``)."""
     if likelihood is None:
-        return view, np.zeros((0, 9), np.float64)
-    L = np.asarray(likelihood, dtype=np.float64)
+        return view, np.zeros((0, 9), np.float64), 0.0
+    try:
+        L = np.array(likelihood, dtype=np.float64)
+    except (ValueError, TypeError):
+        raise ValueError(f"likelihood: expected a float array of shape {view.shape + (9,)} "
+                         f"(a row of 9 numbers >= 0 per cell, NaN for a hard clue), got "
+                         f"{type(likelihood).__name__} {likelihood!r:.60}") from None
     if L.shape != view.shape + (9,):
         raise ValueError(f"likelihood: expected shape {view.shape + (9,)} (a row of 9 "
                          f"values per cell, NaN for a hard clue), got {L.shape}")
@@ -169,11 +181,15 @@ def _soft(view, likelihood):
         r, c = np.argwhere(off)[0]
         raise ValueError(f"likelihood: ({r},{c}) is not a revealed cell; only a revealed "
                          "clue can be soft")
-    zero = soft & (L.sum(axis=2) == 0)
+    top = np.where(soft, np.where(nan, -np.inf, L).max(axis=2), 1.0)
+    zero = soft & (top == 0)
     if zero.any():
         r, c = np.argwhere(zero)[0]
         raise ValueError(f"likelihood: the row at ({r},{c}) is all zeros: no count explains "
                          "the value shown")
+    # (finite, >= 0 and not all zero: divided by its maximum it lies in [0, 1] with a 1)
+    L[soft] = L[soft] / top[soft][:, None]
+    lscale = float(np.log(top[soft]).sum())
     # a soft clue's shown value is not a constraint: give the kernels a consistent one
     # (its known-mine neighbours) so the view's checks apply to the hard clues only
     known = np.pad(np.asarray(view) == -2, 1).astype(np.int8)
@@ -183,14 +199,14 @@ def _soft(view, likelihood):
     view = np.where(soft, around, view).astype(np.int8)
     rows = np.full((h * w, 9), np.nan)
     rows[soft.ravel()] = L.reshape(h * w, 9)[soft.ravel()]
-    return view, rows
+    return view, rows, lscale
 
 
 def _analyse(view, mines, prior, budget, want_prob, method="auto", likelihood=None):
     _check_args(prior, budget, method)
     view, mines, likelihood = _from_obs(view, mines, likelihood)
     view = _as_view(view)
-    view, soft = _soft(view, likelihood)
+    view, soft, lscale = _soft(view, likelihood)
     S = _state(view, mines)
     n = int(ke.ncells(S))
     prob = np.zeros(n, np.float64)
@@ -199,7 +215,7 @@ def _analyse(view, mines, prior, budget, want_prob, method="auto", likelihood=No
                  soft)
     status, approx, logw, quality = kr.cell_results(S, q, prob, ded)
     _raise_status(status, mines, approx, stacklevel=3, quality=quality)
-    return prob.reshape(view.shape), ded.reshape(view.shape), int(approx), float(logw)
+    return prob.reshape(view.shape), ded.reshape(view.shape), int(approx), float(logw) + lscale
 
 
 def deduce(view, mines=None, *, budget=0, info=False, method="auto", likelihood=None):
@@ -317,7 +333,7 @@ def outcome_probabilities(view, mines=None, prior=0.5, *, budget=0, method="auto
     view, mines, likelihood = _from_obs(view, mines, likelihood)
     view = _as_view(view)
     shape = view.shape
-    view, soft = _soft(view, likelihood)
+    view, soft, _ = _soft(view, likelihood)  # (ratios: the rows' scale cancels)
     S = _state(view, mines)
     n = int(ke.ncells(S))
     out = np.zeros((n, 10), np.float64)

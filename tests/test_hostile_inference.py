@@ -17,7 +17,7 @@ import pytest
 
 import fastsweep
 from fastsweep.inference import ApproximationWarning
-from naive import brute_force_view, random_view
+from naive import brute_force_outcomes, brute_force_view, random_view
 
 
 def _run(view, mines, budget):
@@ -65,3 +65,135 @@ def test_tiny_budgets_are_sound_and_complete_when_they_say_so(seed):
                                                                    budget)
                 checked += 1
     assert checked > 300
+
+
+# --- soft clues with extreme rows --------------------------------------------------------
+
+VIEW = np.array([[1, -1, -1, -1], [-1, -1, 2, -1], [-1, -1, -1, 1]], np.int8)
+CELLS = [(0, 0), (1, 2), (2, 3)]
+SHAPE = np.random.default_rng(46).random((3, 9)) + 0.01
+
+
+def _rows(view, cells, rows):
+    L = np.full(view.shape + (9,), np.nan)
+    for (r, c), row in zip(cells, rows):
+        L[r, c] = row
+    return L
+
+
+def _check_exact(view, L, mines):
+    """Every answer equals the brute force (which weighs in log space), with no
+    approximation."""
+    s0, m0, p0, w0 = brute_force_view(view, mines, 0.5, log_weight=True, likelihood=L)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ApproximationWarning)
+        p1, info = fastsweep.mine_probabilities(view, mines, likelihood=L, info=True)
+        s1, m1 = fastsweep.deduce(view, mines, likelihood=L)
+        o1 = fastsweep.outcome_probabilities(view, mines, likelihood=L)
+    o0 = brute_force_outcomes(view, mines, likelihood=L)
+    assert (s1 == s0).all() and (m1 == m0).all()
+    assert np.abs(p1 - p0).max() < 1e-9, (p0, p1)
+    assert not np.isnan(o1).any() and np.abs(o1 - o0).max() < 1e-9
+    assert abs(info["log_weight"] - w0) < 1e-9 * max(1.0, abs(w0)), (w0, info)
+
+
+@pytest.mark.parametrize("scale", [1e-320, 1e-300, 1e-200, 1e-170, 1e-50, 1.0, 1e100,
+                                   1e300, 1e308])
+@pytest.mark.parametrize("mines", [None, 4])
+def test_scaled_soft_rows_are_exact(scale, mines):
+    rows = SHAPE * scale  # (at 1e-320 subnormal: the rows are what those numbers say)
+    _check_exact(VIEW, _rows(VIEW, CELLS, rows), mines)
+
+
+@pytest.mark.parametrize("value", [5e-324, 1e-170, 1.0, 1e308])
+@pytest.mark.parametrize("mines", [None, 4])
+def test_constant_soft_rows_say_nothing(value, mines):
+    """A constant row is an uninformative clue: the answers of the view with those
+    clues' cells revealed and unconstrained."""
+    L = _rows(VIEW, CELLS, np.full((3, 9), value))
+    _check_exact(VIEW, L, mines)
+    p = fastsweep.mine_probabilities(VIEW, mines, likelihood=L)
+    assert np.abs(p - fastsweep.mine_probabilities(VIEW, mines,
+                                                   likelihood=_rows(VIEW, CELLS, np.ones((3, 9))))
+                  ).max() < 1e-12
+
+
+def test_one_huge_soft_clue_and_two_tiny_ones():
+    v = np.array([[1, -1], [-1, -1]], np.int8)
+    for value in (1e308, 5e-324):
+        L = _rows(v, [(0, 0)], [np.full(9, value)])
+        _check_exact(v, L, None)
+        assert np.allclose(fastsweep.mine_probabilities(v, likelihood=L), [[0, .5], [.5, .5]])
+    v = np.array([[1, -1, -1, 1], [-1, -1, -1, -1]], np.int8)  # 6 hidden cells
+    L = _rows(v, [(0, 0), (0, 3)], SHAPE[:2] * 1e-170)
+    _check_exact(v, L, None)
+    _check_exact(v, L, 2)
+
+
+def test_random_soft_rows_at_extreme_scales_are_exact():
+    """Random tiny views, random rows (zeros inside allowed), each row at its own scale."""
+    rng = np.random.default_rng(4610)
+    done = 0
+    for _ in range(60):
+        h, w = (int(v) for v in rng.integers(2, 5, 2))
+        view, total = random_view(rng, h, w, rng.uniform(0.1, 0.5), rng.uniform(0.3, 0.8),
+                                  0.0, max_hidden=10)
+        L = np.full(view.shape + (9,), np.nan)
+        for r, c in np.argwhere(view >= 0):
+            if rng.random() < 0.6:
+                row = (0.05 + rng.random(9)) * (rng.random(9) < 0.8)
+                row[int(rng.integers(9))] = 1.0
+                L[r, c] = row * 10.0 ** rng.choice([-320, -300, -200, -100, 0, 100, 300, 307])
+        for mines in (None, total):
+            try:
+                brute_force_view(view, mines, likelihood=L)
+            except ValueError:
+                with pytest.raises(ValueError):
+                    fastsweep.mine_probabilities(view, mines, likelihood=L)
+                continue
+            _check_exact(view, L, mines)
+            done += 1
+    assert done > 40
+
+
+def test_products_too_small_to_count_are_approximated_honestly():
+    """Rows whose largest entry is at an impossible count leave every layout a product of
+    tiny entries: past the kernels' range (tree_tables.SOFT_TINY) the component is
+    approximated with a warning; its deduction stays exact, its probabilities are
+    sampled with the soft weights (in log space)."""
+    n = 9
+    v = np.full((2, n), -1, np.int8)
+    v[0] = 1
+    rng = np.random.default_rng(0)
+    L = np.full(v.shape + (9,), np.nan)
+    L[0] = 0.0
+    L[0, :, 8] = 1.0  # (a clue on the top row has at most 5 neighbours)
+    L[0, :, :4] = 1e-200 * (1 + rng.random((n, 4)))
+    s0, m0, p0 = brute_force_view(v, None, likelihood=L)
+    with pytest.warns(ApproximationWarning):
+        p1 = fastsweep.mine_probabilities(v, likelihood=L)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ApproximationWarning)
+        s1, m1 = fastsweep.deduce(v, likelihood=L)
+    assert (s1 == s0).all() and (m1 == m0).all()
+    assert np.abs(p1 - p0).max() < 0.1, (p0, p1)
+
+
+@pytest.mark.parametrize("bad, what", [
+    (np.nan, "finite"), (np.inf, "finite"), (-np.inf, "finite"), (-1e-300, "finite"),
+    (0.0, "all zeros")])
+def test_bad_soft_rows_are_refused_naming_the_cell(bad, what):
+    row = SHAPE[0].copy()
+    if bad == 0.0:
+        row[:] = 0.0
+    else:
+        row[3] = bad
+    L = _rows(VIEW, CELLS, [SHAPE[1], row, SHAPE[2]])
+    for f in (fastsweep.mine_probabilities, fastsweep.deduce, fastsweep.outcome_probabilities):
+        with pytest.raises(ValueError, match=r"likelihood: .*\(1,2\).*" + what):
+            f(VIEW, likelihood=L)
+
+
+def test_non_numeric_likelihood_names_the_argument():
+    with pytest.raises(ValueError, match="likelihood: expected a float array"):
+        fastsweep.mine_probabilities(VIEW, likelihood="abc")
