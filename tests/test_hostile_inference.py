@@ -273,3 +273,30 @@ def test_a_large_view_is_deduced_under_a_memory_cap():
     res = _capped("deduce", 120, 0, 300 << 20)
     assert res["ok"], res
     assert res["mines"] == res["want"] and res["safe"] == 0 and res["warned"] == 0, res
+
+
+# --- the layout search's memory ----------------------------------------------------------
+
+_HARD = r"""
+import json, resource, sys
+from fastsweep.studies.hard import hard_board
+hard_board("basic", 8, density=0.2, plays=1, tries=2, patience=0, eval_plays=1, max_rounds=1)
+r0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+r = hard_board("basic", 150, density=0.2, plays=1, tries=2, patience=0, eval_plays=1,
+               max_rounds=1, seed=3)
+grow = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - r0) // 1024
+print(json.dumps(dict(grow_mb=grow, tried=int(r.history.tried.iloc[-1]))))
+"""
+
+
+def test_the_layout_search_copies_only_the_moves_it_draws():
+    """hard_board on 150x150 with tries=2: every possible mine move's copy was built and
+    checked before 2 were drawn (~250 MB here, 5.2 GB at 300x300); now the moves are
+    checked one copy at a time and only the drawn ones kept (same draws, same results:
+    test_hard.py)."""
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    r = subprocess.run([sys.executable, "-c", _HARD], capture_output=True, text=True, env=env,
+                       timeout=600)
+    assert r.returncode == 0, r.stderr[-2000:]
+    res = json.loads(r.stdout.strip().splitlines()[-1])
+    assert res["tried"] == 2 and res["grow_mb"] < 60, res
