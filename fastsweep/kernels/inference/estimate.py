@@ -49,7 +49,7 @@ def sample_component(fr, i, lx, total, samp):
     trail = (rows, top)
     lw = np.full(n, -np.inf)
     ks = np.zeros(n, np.int64)
-    if not _propagate(fr, cl, lo, hi, total, trail):
+    if not _propagate(fr, cl, lo, hi, total, trail, -1):
         return lw, ks
     mark = top[0]
     lwt = np.empty((nb, 9), np.float64)  # log C(s, m) + m lx per box
@@ -83,7 +83,7 @@ def sample_component(fr, i, lx, total, samp):
             top[0] += 1
             lo[t] = m
             hi[t] = m
-            if not _propagate(fr, cl, lo, hi, total, trail):
+            if not _propagate(fr, cl, lo, hi, total, trail, t):  # (only box t changed)
                 good = False
                 break
         if good:
