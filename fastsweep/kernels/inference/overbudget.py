@@ -193,16 +193,33 @@ def sample_approximated(fr, cm, cd, tilt, totals, bprob):
     (``estimate.py``). Without the total their boxes' probabilities come from the draws
     here; with it the draws' histogram by mine count replaces the component's weights
     (so the combination stays consistent) and ``combine_total`` reweights them. Returns
-    (counted with the draws, (largest standard error, smallest effective sample size))."""
+    (counted with the draws, (largest standard error, smallest effective sample size)).
+
+    Only the draws ``combine_total`` reads are kept: with the total, one row of log
+    weights and totals per approximated component and their boxes' counts side by side
+    (in component order, see ``combine.draw_slots``); without it, one component's at a
+    time. (Sized by the whole frontier they took 32 KB per component and 2 KB per box
+    of a large view as soon as one component was approximated.)"""
     lx, bym = tilt
     smin, smax, u, mleft = totals
     n = SAMPLES
-    SM = np.zeros((n, max(fr.nbox, 1)), np.int8)
-    LW = np.full((max(fr.ncomp, 1), n), -np.inf)
-    KS = np.zeros((max(fr.ncomp, 1), n), np.int64)
+    napp = 0
+    nbapp = 0
+    nbmax = 0
+    for i in range(fr.ncomp):
+        if cm.how[i] == HOW_APPROX:
+            nb = span(fr, i)[1]
+            napp += 1
+            nbapp += nb
+            nbmax = max(nbmax, nb)
+    SM = np.zeros((n, max(nbapp if bym else nbmax, 1)), np.int8)
+    LW = np.full((max(napp if bym else 1, 1), n), -np.inf)
+    KS = np.zeros((max(napp if bym else 1, 1), n), np.int64)
     se = 0.0
     ess = np.inf
     one = np.ones(1, np.float64)
+    r = 0
+    c = 0
     for i in range(fr.ncomp):
         if cm.how[i] != HOW_APPROX:
             continue
@@ -212,10 +229,14 @@ def sample_approximated(fr, cm, cd, tilt, totals, bprob):
         if bym:
             lo = max(lo, mleft - u - (smax - cm.kmax[i]))
             hi = min(hi, mleft - (smin - cm.kmin[i]))
-        lw, ks = sample_component(fr, i, lx, (lo, hi), SM[:, b0:b0 + nb])
-        LW[i] = lw
-        KS[i] = ks
+        if not bym:
+            SM[:, :nb] = 0  # (the scratch of the previous component)
+        lw, ks = sample_component(fr, i, lx, (lo, hi), SM[:, c:c + nb])
         if bym:
+            LW[r] = lw
+            KS[r] = ks
+            r += 1
+            c += nb
             wo = cm.woff[i]
             top = -np.inf
             for j in range(n):
@@ -227,23 +248,27 @@ def sample_approximated(fr, cm, cd, tilt, totals, bprob):
                     if lw[j] > -np.inf:
                         cm.wv[wo + ks[j]] += math.exp(lw[j] - top)
             continue
-        e, ef = box_estimates(fr, i, SM[:, b0:b0 + nb], lw, (one, ks), bprob)
+        e, ef = box_estimates(fr, i, SM[:, :nb], lw, (one, ks), bprob)
         se = max(se, e)
         ess = min(ess, ef)
     if bym:
         ess = 0.0
-        for i in range(fr.ncomp):
-            if cm.how[i] == HOW_APPROX:
-                sw = 0.0
-                sw2 = 0.0
-                top = -np.inf
-                for j in range(n):
-                    top = max(top, LW[i, j])
-                for j in range(n):
-                    if LW[i, j] > -np.inf:
-                        w = math.exp(LW[i, j] - top)
-                        sw += w
-                        sw2 += w * w
-                ef = sw * sw / sw2 if sw2 > 0.0 else 0.0
-                ess = ef if ess == 0.0 else min(ess, ef)
+        for r in range(napp):
+            sw = 0.0
+            sw2 = 0.0
+            top = -np.inf
+            for j in range(n):
+                top = max(top, LW[r, j])
+            for j in range(n):
+                if LW[r, j] > -np.inf:
+                    w = math.exp(LW[r, j] - top)
+                    sw += w
+                    sw2 += w * w
+            ef = sw * sw / sw2 if sw2 > 0.0 else 0.0
+            ess = ef if ess == 0.0 else min(ess, ef)
+    else:
+        SM = np.zeros((0, 0), np.int8)  # (nothing for combine_total)
+        LW = np.zeros((0, 0), np.float64)
+        KS = np.zeros((0, 0), np.int64)
     return Counted(cd.pool, cd.tp, cd.plan, (SM, LW, KS)), (se, ess)
+
