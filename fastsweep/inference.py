@@ -5,6 +5,7 @@ the same kernels as the ``inference`` and ``probability`` agents (kernels/count.
 """
 from __future__ import annotations
 
+import contextlib
 import numbers
 import warnings
 
@@ -131,6 +132,22 @@ def _check_args(prior, budget, method):
                          f"grows with it), got {budget!r}")
 
 
+@contextlib.contextmanager
+def _memory(shape, budget):
+    """A MemoryError of the kernels as a ValueError that names the view's size and what
+    the memory goes to (the machine refused an allocation: nothing was used)."""
+    try:
+        yield
+    except MemoryError:
+        h, w = shape
+        raise ValueError(
+            f"view: {h}x{w} ({h * w:,} cells) needs more memory than this machine gave the "
+            f"analysis; besides the budget's share (budget={budget or kc.DEFAULT_BUDGET:,}: "
+            "up to about 300 bytes per unit), it takes memory in proportion to the view "
+            "(about 2 KB per hidden cell of a component too large for the budget, for its "
+            "sampled probabilities); try a smaller budget or a smaller view") from None
+
+
 def _raise_status(status, mines, approx, stacklevel, quality=(0, 0.0, 0.0)):
     if status == kc.ST_CLUES:
         raise ValueError("view is inconsistent: no mine layout agrees with all the clues")
@@ -207,13 +224,14 @@ def _analyse(view, mines, prior, budget, want_prob, method="auto", likelihood=No
     view, mines, likelihood = _from_obs(view, mines, likelihood)
     view = _as_view(view)
     view, soft, lscale = _soft(view, likelihood)
-    S = _state(view, mines)
-    n = int(ke.ncells(S))
-    prob = np.zeros(n, np.float64)
-    ded = np.zeros(n, np.int8)
-    q = kc.Query(mines is not None, float(prior), int(budget), want_prob, _METHODS[method],
-                 soft)
-    status, approx, logw, quality = kr.cell_results(S, q, prob, ded)
+    with _memory(view.shape, budget):
+        S = _state(view, mines)
+        n = int(ke.ncells(S))
+        prob = np.zeros(n, np.float64)
+        ded = np.zeros(n, np.int8)
+        q = kc.Query(mines is not None, float(prior), int(budget), want_prob,
+                     _METHODS[method], soft)
+        status, approx, logw, quality = kr.cell_results(S, q, prob, ded)
     _raise_status(status, mines, approx, stacklevel=3, quality=quality)
     return prob.reshape(view.shape), ded.reshape(view.shape), int(approx), float(logw) + lscale
 
@@ -338,6 +356,7 @@ def outcome_probabilities(view, mines=None, prior=0.5, *, budget=0, method="auto
     n = int(ke.ncells(S))
     out = np.zeros((n, 10), np.float64)
     q = kc.Query(mines is not None, float(prior), int(budget), True, _METHODS[method], soft)
-    status, approx, quality = kw.outcome_table(S, q, out)
+    with _memory(shape, budget):
+        status, approx, quality = kw.outcome_table(S, q, out)
     _raise_status(status, mines, approx, stacklevel=2, quality=quality)
     return out.reshape(shape + (10,))

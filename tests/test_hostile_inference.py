@@ -242,6 +242,8 @@ try:
                    warned=len(w))
 except MemoryError as e:
     out = dict(ok=False, error="MemoryError")
+except ValueError as e:
+    out = dict(ok=False, error="ValueError: " + str(e))
 out["sec"] = time.time() - t
 print(json.dumps(out))
 """
@@ -273,6 +275,15 @@ def test_a_large_view_is_deduced_under_a_memory_cap():
     res = _capped("deduce", 120, 0, 300 << 20)
     assert res["ok"], res
     assert res["mines"] == res["want"] and res["safe"] == 0 and res["warned"] == 0, res
+
+
+def test_a_view_too_large_for_the_memory_left_is_a_clear_error():
+    """Under a cap of 2 MB above the loaded process the same view cannot be counted: a
+    ValueError names the view's size and what the memory goes to, not a MemoryError
+    traceback."""
+    res = _capped("deduce", 120, 0, 2 << 20)
+    assert not res["ok"] and res["error"].startswith("ValueError: view: 120x120 (14,400 "
+                                                     "cells) needs more memory"), res
 
 
 # --- the layout search's memory ----------------------------------------------------------
