@@ -5,6 +5,7 @@ the same kernels as the ``inference`` and ``probability`` agents (kernels/count.
 """
 from __future__ import annotations
 
+import contextlib
 import numbers
 import warnings
 
@@ -133,6 +134,22 @@ def _check_args(prior, budget, method):
                          f"grows with it), got {budget!r}")
 
 
+@contextlib.contextmanager
+def _memory(shape, budget):
+    """A MemoryError of the kernels as a ValueError that names the view's size and what
+    the memory goes to (the machine refused an allocation: nothing was used)."""
+    try:
+        yield
+    except MemoryError:
+        h, w = shape
+        raise ValueError(
+            f"view: {h}x{w} ({h * w:,} cells) needs more memory than this machine gave the "
+            f"analysis; besides the budget's share (budget={budget or kc.DEFAULT_BUDGET:,}: "
+            "up to about 300 bytes per unit), it takes memory in proportion to the view "
+            "(about 2 KB per hidden cell of a component too large for the budget, for its "
+            "sampled probabilities); try a smaller budget or a smaller view") from None
+
+
 def _raise_status(status, mines, approx, stacklevel, quality=(0, 0.0, 0.0)):
     if status == kc.ST_CLUES:
         raise ValueError("view is inconsistent: no mine layout agrees with all the clues")
@@ -162,10 +179,22 @@ def _float_rows(likelihood):
 
 
 def _soft(view, likelihood):
-    """(view for the kernels, soft rows (N, 9) or (0, 9)) from a ``likelihood`` argument."""
+    """(view for the kernels, soft rows (N, 9) or (0, 9), log of the rows' scale) from a
+    ``likelihood`` argument.
+
+    A likelihood row is defined up to a constant factor, so each soft row is divided by
+    its largest entry (in float64) and the kernels see rows in [0, 1] with a 1 in each:
+    rows of 1e308 or of subnormals weigh exactly like rows of ones (a subnormal row keeps
+    only the few bits its numbers have). The scale taken out, the sum of the rows' log
+    maxima, is added back to the log weight (``info["log_weight"]``)."""
     if likelihood is None:
-        return view, np.zeros((0, 9), np.float64)
-    L = _float_rows(likelihood)
+        return view, np.zeros((0, 9), np.float64), 0.0
+    try:
+        L = np.array(likelihood, dtype=np.float64)
+    except (ValueError, TypeError):
+        raise ValueError(f"likelihood: expected a float array of shape {view.shape + (9,)} "
+                         f"(a row of 9 numbers >= 0 per cell, NaN for a hard clue), got "
+                         f"{type(likelihood).__name__} {likelihood!r:.60}") from None
     if L.shape != view.shape + (9,):
         raise ValueError(f"likelihood: expected shape {view.shape + (9,)} (a row of 9 "
                          f"values per cell, NaN for a hard clue), got {L.shape}")
@@ -181,11 +210,15 @@ def _soft(view, likelihood):
         r, c = np.argwhere(off)[0]
         raise ValueError(f"likelihood: ({r},{c}) is not a revealed cell; only a revealed "
                          "clue can be soft")
-    zero = soft & (L.sum(axis=2) == 0)
+    top = np.where(soft, np.where(nan, -np.inf, L).max(axis=2), 1.0)
+    zero = soft & (top == 0)
     if zero.any():
         r, c = np.argwhere(zero)[0]
         raise ValueError(f"likelihood: the row at ({r},{c}) is all zeros: no count explains "
                          "the value shown")
+    # (finite, >= 0 and not all zero: divided by its maximum it lies in [0, 1] with a 1)
+    L[soft] = L[soft] / top[soft][:, None]
+    lscale = float(np.log(top[soft]).sum())
     # a soft clue's shown value is not a constraint: give the kernels a consistent one
     # (its known-mine neighbours) so the view's checks apply to the hard clues only
     known = np.pad(np.asarray(view) == -2, 1).astype(np.int8)
@@ -195,23 +228,24 @@ def _soft(view, likelihood):
     view = np.where(soft, around, view).astype(np.int8)
     rows = np.full((h * w, 9), np.nan)
     rows[soft.ravel()] = L.reshape(h * w, 9)[soft.ravel()]
-    return view, rows
+    return view, rows, lscale
 
 
 def _analyse(view, mines, prior, budget, want_prob, method="auto", likelihood=None):
     _check_args(prior, budget, method)
     view, mines, likelihood = _from_obs(view, mines, likelihood)
     view = _as_view(view)
-    view, soft = _soft(view, likelihood)
-    S = _state(view, mines)
-    n = int(ke.ncells(S))
-    prob = np.zeros(n, np.float64)
-    ded = np.zeros(n, np.int8)
-    q = kc.Query(mines is not None, float(prior), int(budget), want_prob, _METHODS[method],
-                 soft)
-    status, approx, logw, quality = kr.cell_results(S, q, prob, ded)
+    view, soft, lscale = _soft(view, likelihood)
+    with _memory(view.shape, budget):
+        S = _state(view, mines)
+        n = int(ke.ncells(S))
+        prob = np.zeros(n, np.float64)
+        ded = np.zeros(n, np.int8)
+        q = kc.Query(mines is not None, float(prior), int(budget), want_prob,
+                     _METHODS[method], soft)
+        status, approx, logw, quality = kr.cell_results(S, q, prob, ded)
     _raise_status(status, mines, approx, stacklevel=3, quality=quality)
-    return prob.reshape(view.shape), ded.reshape(view.shape), int(approx), float(logw)
+    return prob.reshape(view.shape), ded.reshape(view.shape), int(approx), float(logw) + lscale
 
 
 def deduce(view, mines=None, *, budget=0, info=False, method="auto", likelihood=None):
@@ -230,9 +264,12 @@ def deduce(view, mines=None, *, budget=0, info=False, method="auto", likelihood=
         number of mines is possible.
     budget : int
         Work budget (DP states per frontier component; 0 = default; see the README for
-        the memory it allows). A component over budget is decided by search (certain
-        cells do not depend on the budget unless the search hits its limit) and its
-        probabilities are estimated by sampling; an ApproximationWarning says so.
+        the memory it allows). A component over budget is decided by search, whose
+        own limit (2^18 decisions per component) is not the budget: certain cells do
+        not depend on the budget unless that limit is hit, so any budget, even 1,
+        finds every certain cell of a small view. Its probabilities are estimated by
+        sampling; an ApproximationWarning says so, and says whether the deduction there
+        is complete.
     info : bool
         Also return ``{"approx_steps": k}`` (k components approximated; 0 = exact).
     method : "auto", "path" or "tree"
@@ -328,11 +365,12 @@ def outcome_probabilities(view, mines=None, prior=0.5, *, budget=0, method="auto
     view, mines, likelihood = _from_obs(view, mines, likelihood)
     view = _as_view(view)
     shape = view.shape
-    view, soft = _soft(view, likelihood)
+    view, soft, _ = _soft(view, likelihood)  # (ratios: the rows' scale cancels)
     S = _state(view, mines)
     n = int(ke.ncells(S))
     out = np.zeros((n, 10), np.float64)
     q = kc.Query(mines is not None, float(prior), int(budget), True, _METHODS[method], soft)
-    status, approx, quality = kw.outcome_table(S, q, out)
+    with _memory(shape, budget):
+        status, approx, quality = kw.outcome_table(S, q, out)
     _raise_status(status, mines, approx, stacklevel=2, quality=quality)
     return out.reshape(shape + (10,))

@@ -9,6 +9,7 @@ maximised. A deterministic objective lets the search remember every value it com
 """
 from __future__ import annotations
 
+import hashlib
 import itertools
 import math
 import numbers
@@ -181,7 +182,9 @@ def local_search(objective, start, *, minimize=True, patience=3, tries=None, min
     cache = {}
 
     def value(x):
-        k = x.tobytes()
+        # keyed by a digest, not the layout's bytes: a long search on a large board would
+        # otherwise keep a copy of every layout it evaluated
+        k = hashlib.blake2b(x.tobytes(), digest_size=20).digest()
         if k not in cache:
             cache[k] = _value(objective, x)
         return cache[k]
@@ -195,25 +198,30 @@ def local_search(objective, start, *, minimize=True, patience=3, tries=None, min
     stale, stopped = 0, "max_rounds"
     for rnd in range(1, max_rounds + 1):
         moves = mine_steps(cur)
-        cands = [(m, moved(cur, m)) for m in moves]
         if allowed is not None:
-            cands = [(m, x) for m, x in cands if allowed(x)]
-        if not cands:
+            # one moved copy at a time, dropped once checked: holding every candidate's
+            # copy took moves x cells of memory (5 GB on a 300x300 board)
+            moves = [m for m in moves if allowed(moved(cur, m))]
+        if not moves:
             stopped = "no move"
             break
-        every = tries is None or tries >= len(cands)
-        if not every:
-            pick = rng.choice(len(cands), size=tries, replace=False)
-            cands = [cands[i] for i in sorted(pick)]
-        vals = [value(x) for _, x in cands]
-        i = int(np.argmin([sign * v for v in vals]))  # first of equal bests: move order
-        gain = sign * (cur_v - vals[i])
+        every = tries is None or tries >= len(moves)
+        if not every:  # (the same draw as over the copies: only the moves are drawn)
+            pick = rng.choice(len(moves), size=tries, replace=False)
+            moves = [moves[i] for i in sorted(pick)]
+        best = None  # (move, layout, value): the first of equal bests, in move order
+        for m in moves:
+            x = moved(cur, m)
+            v = value(x)
+            if best is None or sign * v < sign * best[2]:
+                best = (m, x, v)
+        (f, t), x, bv = best
+        gain = sign * (cur_v - bv)
         ok = gain > 0 and gain >= min_gain * abs(cur_v)
-        (f, t), x = cands[i]
         if ok:
-            cur, cur_v, stale = x, vals[i], 0
+            cur, cur_v, stale = x, bv, 0
             path.append(cur.copy())
-        rows.append(dict(round=rnd, tried=len(cands), best=vals[i], accepted=ok,
+        rows.append(dict(round=rnd, tried=len(moves), best=bv, accepted=ok,
                          from_row=f // w if ok else -1, from_col=f % w if ok else -1,
                          to_row=t // w if ok else -1, to_col=t % w if ok else -1, value=cur_v))
         if not ok:

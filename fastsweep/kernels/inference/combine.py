@@ -81,6 +81,24 @@ def _shifted_dot(vec, span_, R, Rx, shift):
 
 
 @njit(cache=True)
+def draw_slots(fr, how):
+    """Where ``overbudget.sample_approximated`` keeps each approximated component's
+    draws with the total: its row of log weights and totals, and its first column of
+    box counts (-1 and 0 for the others)."""
+    row = np.full(max(fr.ncomp, 1), -1, np.int64)
+    col = np.zeros(max(fr.ncomp, 1), np.int64)
+    r = 0
+    c = 0
+    for i in range(fr.ncomp):
+        if how[i] == HOW_APPROX:
+            row[i] = r
+            col[i] = c
+            r += 1
+            c += span(fr, i)[1]
+    return row, col
+
+
+@njit(cache=True)
 def combine_total(fr, cm, cd, x, bprob, u, mleft, srange):
     """Box probabilities and deductions of every component, and those of the ``u``
     unconstrained cells, given ``mleft`` mines left; ``srange`` = (fewest, most) frontier
@@ -169,6 +187,7 @@ def combine_total(fr, cm, cd, x, bprob, u, mleft, srange):
     Rx = gx.copy()
     G = np.zeros(ltot + 1, np.float64)
     Gx = np.zeros(ltot + 1, np.uint8)
+    srow, scol = draw_slots(fr, how)
     for i in range(ncomp - 1, -1, -1):
         a0 = poff[i] - plo[i]
         wo = woff[i]
@@ -178,8 +197,9 @@ def combine_total(fr, cm, cd, x, bprob, u, mleft, srange):
                 G[k], Gx[k] = _shifted_dot((pv, px, a0), (plo[i], phi[i]), R, Rx, k)
         if sampled:
             b0, nb, _ = span(fr, i)
-            e, _ = box_estimates(fr, i, cd.smp[0][:, b0:b0 + nb], cd.smp[1][i],
-                                 (G, cd.smp[2][i]), bprob)
+            c0 = scol[i]
+            e, _ = box_estimates(fr, i, cd.smp[0][:, c0:c0 + nb], cd.smp[1][srow[i]],
+                                 (G, cd.smp[2][srow[i]]), bprob)
             se = max(se, e)
         if how[i] != HOW_APPROX:
             code = backward_any(fr, i, cm, cd, x, (G, Gx, True), bprob)

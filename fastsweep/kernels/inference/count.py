@@ -260,8 +260,10 @@ def _count_components(fr, x, bym, budget, method):
                     tp = new_tree_pool(2 * fr.nbox)
                     plan = new_tree_plan(fr.nbox, ncomp)
                     loc = np.empty(fr.ncon, np.int32)
-                clue_order(fr, i, loc)
-                tp, st = forward_tree(fr, i, x, bym, budget, tp, plan, loc)
+                if clue_order(fr, i, loc, budget)[1] < 0:
+                    st = 2  # its clue graph alone is over the budget (treedec.py)
+                else:
+                    tp, st = forward_tree(fr, i, x, bym, budget, tp, plan, loc)
                 how[i] = HOW_TREE
             elif fr.width[i] > MAX_SLOTS:
                 # too wide for the path DP's two words of 4-bit residuals (reached only

@@ -5,7 +5,8 @@ path order); each box's count is drawn from its prior weight C(s, m) x^m among t
 counts the clues still allow (bounds propagation as in ``search.py``), and the layout
 carries the importance weight prod (normalizer of each draw) x prod (weight of every box
 the propagation fixed), so the weighted layouts are draws from the exact distribution.
-A draw that runs into a contradiction weighs 0. From ``SAMPLES`` draws:
+A draw that runs into a contradiction weighs 0; soft clues multiply in their
+likelihood of the drawn layout (in log space). From ``SAMPLES`` draws:
 
 * each box's mine probability is a ratio estimate, with its standard error (delta
   method); with the mine total the draws are reweighted by the rest of the board's
@@ -20,7 +21,7 @@ import math
 
 import numpy as np
 
-from .frontier import CB_SIZE, span
+from .frontier import CB_SIZE, is_soft, span
 from ..jit import njit
 from .search import _clues_of, _propagate, _undo
 
@@ -48,7 +49,7 @@ def sample_component(fr, i, lx, total, samp):
     trail = (rows, top)
     lw = np.full(n, -np.inf)
     ks = np.zeros(n, np.int64)
-    if not _propagate(fr, cl, lo, hi, total, trail):
+    if not _propagate(fr, cl, lo, hi, total, trail, -1):
         return lw, ks
     mark = top[0]
     lwt = np.empty((nb, 9), np.float64)  # log C(s, m) + m lx per box
@@ -82,7 +83,7 @@ def sample_component(fr, i, lx, total, samp):
             top[0] += 1
             lo[t] = m
             hi[t] = m
-            if not _propagate(fr, cl, lo, hi, total, trail):
+            if not _propagate(fr, cl, lo, hi, total, trail, t):  # (only box t changed)
                 good = False
                 break
         if good:
@@ -91,10 +92,29 @@ def sample_component(fr, i, lx, total, samp):
                 samp[j, t] = lo[t]
                 acc += lwt[t, lo[t]]
                 k += lo[t]
+            acc += _soft_log_weight(fr, cl, lo)
             lw[j] = acc
             ks[j] = k
         _undo(rows, top, mark, lo, hi)
     return lw, ks
+
+
+@njit(cache=True)
+def _soft_log_weight(fr, cl, m):
+    """The log of the product of the soft clues' likelihoods of a complete layout (box
+    counts ``m`` in path order): the draws follow the prior, so the soft clues weigh them
+    here, in log space (positive: the propagation keeps counts of likelihood 0 out)."""
+    lw = 0.0
+    if fr.lik.shape[0] == 0:
+        return lw
+    for j in range(cl.clues.shape[0]):
+        k = cl.clues[j]
+        if is_soft(fr, k):
+            c = 0
+            for r in range(cl.kn[j]):
+                c += m[cl.kbox[j, r]]
+            lw += math.log(fr.lik[k, c])
+    return lw
 
 
 @njit(cache=True)

@@ -29,8 +29,9 @@ SEARCH_LIMIT = 2  # stopped at the node limit: some boxes left undetermined
 #: A component's clues for the propagation (:func:`_clues_of`): ``clues`` (the clue
 #: indices), ``kbox`` (nk, 8) and ``kn`` each clue's boxes as local positions (in path
 #: order) and their number, ``bclue`` (nb, 8) and ``bn`` each box's clues as local indices
-#: and their number.
-ComponentClues = namedtuple("ComponentClues", "clues kbox kn bclue bn")
+#: and their number; ``queue`` and ``inq`` (nk + 1) the propagation's work list and its
+#: membership flags (all 0 between calls); ``cells`` the component's cells.
+ComponentClues = namedtuple("ComponentClues", "clues kbox kn bclue bn queue inq cells")
 
 
 @njit(cache=True)
@@ -59,26 +60,64 @@ def _clues_of(fr, i):
         for r in range(fr.con[k, CK_NB]):
             kbox[j, kn[j]] = pos[fr.con[k, CK_B + r]]
             kn[j] += 1
-    return ComponentClues(clues, kbox, kn, bclue, bn)
+    cells = 0
+    for t in range(nb):
+        cells += box[fr.order[b0 + t], CB_SIZE]
+    return ComponentClues(clues, kbox, kn, bclue, bn, np.empty(nk + 1, np.int64),
+                          np.zeros(nk + 1, np.uint8), cells)
 
 
 @njit(cache=True)
-def _propagate(fr, cl, lo, hi, total, trail):
+def _propagate(fr, cl, lo, hi, total, trail, t0):
     """Tighten the boxes' count bounds ``lo``/``hi`` to a fixpoint of every clue's and
     the total's bounds (a work list of clues whose boxes changed; index nk: the total),
-    pushing old bounds on ``trail`` = (rows, top). Returns False on a contradiction."""
-    clues, kbox, kn, bclue, bn = cl
+    pushing old bounds on ``trail`` = (rows, top). ``t0`` < 0: every clue is checked;
+    else only box t0 changed since the bounds were last a fixpoint, and the work list
+    starts from its clues and the total. Each clue's tightening is idempotent (one pass
+    over a sum's boxes reaches its own bounds), so the fixpoint reached, the greatest
+    one below the start, does not depend on the order: starting from box t0 gives the
+    same bounds and the same contradictions as checking everything, in time local to
+    the change instead of the whole component. A total that allows every count (0 to
+    the component's cells) can neither tighten nor contradict: it is left out, so a
+    step costs the clues of the boxes it changes, not a pass over every box. Returns
+    False on a contradiction."""
+    clues, kbox, kn, bclue, bn, queue, inq, cells = cl
+    nk = clues.shape[0]
+    last = nk if _vacuous(cl, total) else nk + 1  # (work-list entries: clues, total)
+    qn = 0
+    if t0 < 0:
+        for j in range(last):
+            queue[j] = j
+            inq[j] = 1
+        qn = last
+    else:
+        for q in range(bn[t0] + 1):
+            j = bclue[t0, q] if q < bn[t0] else nk
+            if j < last:
+                queue[qn] = j
+                inq[j] = 1
+                qn += 1
+    return _settle(fr, cl, lo, hi, total, trail, (0, qn))
+
+
+@njit(cache=True, inline="always")
+def _vacuous(cl, total):
+    return total[0] <= 0 and total[1] >= cl.cells
+
+
+@njit(cache=True)
+def _settle(fr, cl, lo, hi, total, trail, qstate):
+    """The work-list loop of :func:`_propagate`; on a contradiction the clues still
+    listed are unflagged (``inq`` stays all 0 between calls)."""
+    clues, kbox, kn, bclue, bn, queue, inq, cells = cl
     rows, top = trail
     nb = lo.shape[0]
     nk = clues.shape[0]
-    queue = np.empty(nk + 1, np.int64)
-    inq = np.ones(nk + 1, np.uint8)
-    for j in range(nk + 1):
-        queue[j] = j
-    qh = 0
-    qn = nk + 1
+    qh, qn = qstate
     tlo, thi = total
-    while qn > 0:
+    last = nk if _vacuous(cl, total) else nk + 1
+    ok = True
+    while qn > 0 and ok:
         j = queue[qh]
         qh = (qh + 1) % (nk + 1)
         qn -= 1
@@ -98,15 +137,18 @@ def _propagate(fr, cl, lo, hi, total, trail):
             slo += lo[t]
             shi += hi[t]
         if slo > khi or shi < klo:
-            return False
+            ok = False
+            break
         if j < nk and slo == shi and is_soft(fr, k) and fr.lik[k, slo] <= 0.0:
-            return False
+            ok = False
+            break
         for r in range(cnt):
             t = kbox[j, r] if j < nk else r
             nlo = max(lo[t], klo - (shi - hi[t]))
             nhi = min(hi[t], khi - (slo - lo[t]))
             if nlo > nhi:
-                return False
+                ok = False
+                break
             if nlo != lo[t] or nhi != hi[t]:
                 _push(rows, top, t, lo, hi)
                 slo += nlo - lo[t]
@@ -115,11 +157,15 @@ def _propagate(fr, cl, lo, hi, total, trail):
                 hi[t] = nhi
                 for q in range(bn[t] + 1):
                     j2 = bclue[t, q] if q < bn[t] else nk
-                    if not inq[j2] and j2 != j:
+                    if j2 < last and not inq[j2] and j2 != j:
                         inq[j2] = 1
                         queue[(qh + qn) % (nk + 1)] = j2
                         qn += 1
-    return True
+    while qn > 0:  # (after a contradiction: the clues still listed)
+        inq[queue[qh]] = 0
+        qh = (qh + 1) % (nk + 1)
+        qn -= 1
+    return ok
 
 
 @njit(cache=True)
@@ -141,21 +187,21 @@ def _undo(rows, top, to, lo, hi):
 
 
 @njit(cache=True)
-def _dfs(fr, i, dom, total, nodes, m):
-    """One layout of component ``i`` with box t (in path order) holding between
-    ``dom[t, 0]`` and ``dom[t, 1]`` mines and the component's total in ``total``
-    (lo, hi); written into ``m``. Bounds propagation at every node. Returns (found,
-    nodes left); nodes < 0: gave up."""
-    b0, nb, _ = span(fr, i)
-    cl = _clues_of(fr, i)
-    lo = dom[:, 0].copy()
-    hi = dom[:, 1].copy()
+def _dfs(fr, cl, start, total, nodes, m, t0):
+    """One layout of the component of ``cl`` (:func:`_clues_of`) with box t (in path
+    order) holding between ``start[0][t]`` and ``start[1][t]`` mines and the component's
+    total in ``total`` (lo, hi); written into ``m``. Bounds propagation at every node,
+    first from box ``t0`` (-1: every clue; ``start`` was a fixpoint before box t0 was
+    restricted). Returns (found, nodes left); nodes < 0: gave up."""
+    lo = start[0].copy()
+    hi = start[1].copy()
+    nb = lo.shape[0]
     # the trail follows the current path: along it each box's bounds only tighten (at
     # most 9 times each) plus one push per decision, so 20 rows per box suffice
     rows = np.empty((20 * nb + 16, 3), np.int64)
     top = np.zeros(1, np.int64)
     trail = (rows, top)
-    if not _propagate(fr, cl, lo, hi, total, trail):
+    if not _propagate(fr, cl, lo, hi, total, trail, t0):
         return False, nodes
     dt = np.empty(nb, np.int64)  # decision: box, trail mark, value tried, its old hi
     dmark = np.empty(nb, np.int64)
@@ -179,7 +225,7 @@ def _dfs(fr, i, dom, total, nodes, m):
         _push(rows, top, t, lo, hi)
         hi[t] = lo[t]
         nodes -= 1
-        ok = _propagate(fr, cl, lo, hi, total, trail)
+        ok = _propagate(fr, cl, lo, hi, total, trail, t)
         while not ok:
             if nodes < 0:
                 return False, nodes
@@ -202,24 +248,30 @@ def _dfs(fr, i, dom, total, nodes, m):
             lo[t] = dval[d - 1]
             hi[t] = dval[d - 1]
             nodes -= 1
-            ok = _propagate(fr, cl, lo, hi, total, trail)
+            ok = _propagate(fr, cl, lo, hi, total, trail, t)
 
 
 @njit(cache=True)
 def decide_by_search(fr, i, total, nodes):
     """Set CB_DED of every box of component ``i`` (1 safe, 2 mine, 0 undetermined) by
     search; ``total`` = (fewest, most) mines the component may hold. Returns
-    SEARCH_OK, SEARCH_NONE or SEARCH_LIMIT."""
+    SEARCH_OK, SEARCH_NONE or SEARCH_LIMIT. Every question starts from the bounds the
+    propagation gives the whole component (its clues' indices and work list built once):
+    a question then costs what its own box changes, not a pass over the component."""
     b0, nb, _ = span(fr, i)
     box = fr.box
-    dom = np.empty((nb, 2), np.int64)
+    cl = _clues_of(fr, i)
+    lo = np.zeros(nb, np.int64)
+    hi = np.empty(nb, np.int64)
     for t in range(nb):
-        dom[t, 0] = 0
-        dom[t, 1] = box[fr.order[b0 + t], CB_SIZE]
+        hi[t] = box[fr.order[b0 + t], CB_SIZE]
+    rows = np.empty((20 * nb + 16, 3), np.int64)
+    if not _propagate(fr, cl, lo, hi, total, (rows, np.zeros(1, np.int64)), -1):
+        return SEARCH_NONE  # (lo, hi): the fixpoint every question starts from
     m = np.empty(nb, np.int64)
     some = np.zeros(nb, np.uint8)  # a layout with a mine in the box was seen
     free = np.zeros(nb, np.uint8)  # a layout with a free cell in the box was seen
-    found, nodes = _dfs(fr, i, dom, total, nodes, m)
+    found, nodes = _dfs(fr, cl, (lo, hi), total, nodes, m, -1)
     if nodes < 0:
         for t in range(nb):
             box[fr.order[b0 + t], CB_DED] = 0
@@ -234,15 +286,15 @@ def decide_by_search(fr, i, total, nodes):
         for want in range(2):  # 0: a mine in box t? 1: a free cell in box t?
             if (some[t] if want == 0 else free[t]) or status == SEARCH_LIMIT:
                 continue
-            lo0 = dom[t, 0]
-            hi0 = dom[t, 1]
+            qlo = lo.copy()
+            qhi = hi.copy()
             if want == 0:
-                dom[t, 0] = 1
+                qlo[t] = max(qlo[t], 1)
             else:
-                dom[t, 1] = s - 1
-            found, nodes = _dfs(fr, i, dom, total, nodes, m)
-            dom[t, 0] = lo0
-            dom[t, 1] = hi0
+                qhi[t] = min(qhi[t], s - 1)
+            found = False
+            if qlo[t] <= qhi[t]:
+                found, nodes = _dfs(fr, cl, (qlo, qhi), total, nodes, m, t)
             if nodes < 0:
                 status = SEARCH_LIMIT  # undecided boxes stay 0 (sound)
             elif found:
@@ -272,15 +324,16 @@ def feasible_totals(fr, i, total, nodes, wx):
     marked: sound)."""
     b0, nb, _ = span(fr, i)
     lo, hi = total
-    dom = np.empty((nb, 2), np.int64)
+    cl = _clues_of(fr, i)
+    dlo = np.zeros(nb, np.int64)
+    dhi = np.empty(nb, np.int64)
     for t in range(nb):
-        dom[t, 0] = 0
-        dom[t, 1] = fr.box[fr.order[b0 + t], CB_SIZE]
+        dhi[t] = fr.box[fr.order[b0 + t], CB_SIZE]
     m = np.empty(nb, np.int64)
     for k in range(lo, hi + 1):
         if wx[k]:
             continue
-        found, nodes = _dfs(fr, i, dom, (k, k), nodes, m)
+        found, nodes = _dfs(fr, cl, (dlo, dhi), (k, k), nodes, m, -1)
         if nodes < 0:
             for j in range(lo, hi + 1):
                 wx[j] = 1

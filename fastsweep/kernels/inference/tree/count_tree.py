@@ -98,7 +98,7 @@ def forward_tree(fr, i, x, bym, budget, tp, plan, cpos):
         plan.leafbox[t] = fr.order[b0 + j]
         tp, st = leaf(fr, tp, t, fr.order[b0 + j], x, bym)
         if st:
-            return tp, 1
+            return tp, st
         if not _route(tp, t, cpos, hrel, nxt):
             root = t
     nt = t0 + nb

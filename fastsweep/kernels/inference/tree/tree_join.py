@@ -15,7 +15,7 @@ import numpy as np
 from ..frontier import CK_VAL, clue_bounds, is_soft
 from ...jit import njit
 from .tree_tables import (
-    MAX_CLOSE, MAX_OPEN, T_HI, T_K0, T_K1, T_LEN, T_LO, T_OFF, X_ALIVE, X_EXISTS, TreePool,
+    MAX_CLOSE, MAX_OPEN, SOFT_TINY, T_HI, T_K0, T_K1, T_LEN, T_LO, T_OFF, X_ALIVE, X_EXISTS, TreePool,
     _clue_cells, _coefficients, _grow1, _grow2, _nib, _state,
 )
 
@@ -142,12 +142,15 @@ def _fits(a0, a1, b0, b1, shared):
 
 @njit(cache=True)
 def _soft_factor(fr, soft, sa, sb):
-    """The likelihood of the soft clues a pair closes (packed counts ``sa`` + ``sb``)."""
+    """The likelihood of the soft clues a pair closes (packed counts ``sa`` + ``sb``); -1
+    when it is positive but below SOFT_TINY (see there)."""
     f = 1.0
     for q in range(soft[MAX_CLOSE]):
         c = ((sa >> (4 * q)) & 15) + ((sb >> (4 * q)) & 15)
-        f *= fr.lik[soft[q], c] if c <= 8 else 0.0
-    return f
+        if c > 8 or fr.lik[soft[q], c] == 0.0:
+            return 0.0
+        f *= fr.lik[soft[q], c]
+    return -1.0 if f < SOFT_TINY else f
 
 
 @njit(cache=True, inline="always")
@@ -193,6 +196,8 @@ def join(fr, tp, ab, o, bym, limits):
             f = 1.0
             if soft[MAX_CLOSE] > 0:
                 f = _soft_factor(fr, soft, ra[i, 3], rb[j, 3])
+                if f < 0.0:
+                    return tp, 2, 0
                 if f == 0.0:
                     continue
             eb = eb0 + j

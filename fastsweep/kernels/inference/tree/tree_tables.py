@@ -28,6 +28,12 @@ X_EXISTS = 1  # PX bits: a layout (inside) with this many mines exists ...
 X_ALIVE = 2  # ... and it has a feasible completion
 MAX_OPEN = 32  # open clues per table (two words of 4-bit counts)
 MAX_CLOSE = 16  # clues closed by one join (one word)
+#: A product of soft clues' likelihoods (rows normalised to a largest entry of 1 by the
+#: API) below this, or underflowed to 0 from nonzero entries, makes the component
+#: approximated (exact deduction by search, sampled probabilities in log space): a
+#: weight that small would lose its digits in the products of the counting, or vanish
+#: and read as "no layout".
+SOFT_TINY = 1e-250
 
 #: The tables of one analysis: states (TI), their coefficients (PV inside weights, PB
 #: outside weights, PX flags; ``ptop`` the first free), the hash table over (table, key)
@@ -153,7 +159,7 @@ def _clue_cells(fr, k):
 @njit(cache=True)
 def leaf(fr, tp, t, b, x, bym):
     """Table ``t``: the leaf of box ``b``. Returns (pool, status): 1 if no count of
-    the box fits its clues."""
+    the box fits its clues, 2 if a soft weight is too small to count (SOFT_TINY)."""
     box = fr.box
     con = fr.con
     s = box[b, CB_SIZE]
@@ -177,7 +183,10 @@ def leaf(fr, tp, t, b, x, bym):
     e0 = tp.top
     tp.trange[t, 0] = e0
     for m in range(mlo, mhi + 1):
-        if _closing_factor(fr, b, m) == 0.0:
+        f = _closing_factor(fr, b, m)
+        if f < 0.0:
+            return tp, 2
+        if f == 0.0:
             continue
         # a box has at most 8 clues (slots 0..7 of k0); k1 holds m itself, so that counts
         # no open clue tells apart (a soft clue closed here) stay separate states
@@ -197,10 +206,13 @@ def leaf(fr, tp, t, b, x, bym):
 
 @njit(cache=True)
 def _closing_factor(fr, b, m):
-    """The likelihood of m mines in box ``b`` from the soft clues that touch only it."""
+    """The likelihood of m mines in box ``b`` from the soft clues that touch only it;
+    -1 when it is positive but below SOFT_TINY (see there)."""
     f = 1.0
     for q in range(fr.box[b, CB_NK]):
         k = fr.box[b, CB_K + q]
         if fr.con[k, CK_NB] == 1 and is_soft(fr, k):
+            if fr.lik[k, m] == 0.0:
+                return 0.0
             f *= fr.lik[k, m]
-    return f
+    return -1.0 if f < SOFT_TINY else f

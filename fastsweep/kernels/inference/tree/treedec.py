@@ -114,17 +114,27 @@ def min_fill(adj):
     return elim, width
 
 
+#: Bytes of the clue graph's bitsets allowed per unit of the work budget: its n x n bits
+#: (and min-fill's time, which grows faster still) follow the square of the component's
+#: clues, so a component of more than sqrt(256 x budget) clues (16,384 at the default
+#: budget) is over the budget before any table is made.
+ORDER_BYTES = 32
+
+
 @njit(cache=True)
-def clue_order(fr, i, cpos):
+def clue_order(fr, i, cpos, budget):
     """Min-fill elimination order of the clues of component ``i`` (two clues interact
     when they share a box). Writes each clue's position into ``cpos`` (int32, at least
-    ``fr.ncon``). Returns (clues in order, width)."""
+    ``fr.ncon``). Returns (clues in order, width); width -1 (and no order) when the clue
+    graph would take more than ORDER_BYTES x ``budget`` bytes."""
     b0, nb, _ = span(fr, i)
     box = fr.box
     # the component's clues, numbered locally in first-seen order
     clues = component_clues(fr, i, cpos)
     nk = clues.shape[0]
     words = (nk + 63) // 64
+    if nk * words * 8 > ORDER_BYTES * budget:
+        return np.empty(0, np.int32), -1
     adj = np.zeros((nk, words), np.uint64)
     for j in range(nb):
         b = fr.order[b0 + j]
