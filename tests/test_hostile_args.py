@@ -115,7 +115,7 @@ PY = [
                                            noise="reveal:p=0.5", noise_aware=False),
                  ValueError, r"^noise_aware: agent 'basic' does not read this option.*cannot reason under noise", id="sweep-trust-unable"),
     pytest.param(lambda t: fastsweep.deduce([[1, -1], [-1, -1]], likelihood="abc"), ValueError,
-                 r"^likelihood: expected an array of numbers", id="likelihood-str"),
+                 r"^likelihood: expected a float array of shape \(2, 2, 9\)", id="likelihood-str"),
     pytest.param(lambda t: fastsweep.mine_probabilities([[1, -1], [-1, -1]],
                                                         likelihood=[[1, 2], [3]]),
                  ValueError, r"^likelihood: ", id="likelihood-ragged"),
