@@ -167,9 +167,8 @@ class _Store:
                                                            params)
             self.rewrite = True
         # every record is checked against this run's arguments before any is used
-        fmt = self.stored.get("format", 1) if self.stored else FORMAT
-        self.short = check_records(self.records, lines, params, boards or {}, self.chunks,
-                                   fmt if isinstance(fmt, int) else FORMAT)
+        fmt = self.stored.get("format", 1) if self.stored else FORMAT  # (checked on reading)
+        self.short = check_records(self.records, lines, params, boards or {}, self.chunks, fmt)
 
     def open(self):
         try:

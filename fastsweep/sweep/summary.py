@@ -16,7 +16,7 @@ from .plan import _Plan
 from .progress import _hms
 from .grid import with_defaults
 from .csv_check import PAIRS_NEEDS, SUMMARY_NEEDS, check_against_params, read_table
-from .integrity import FORMAT, check_records
+from .integrity import check_records
 from .store import folder_arg, read_params, read_records
 
 TIMING_COLUMNS = ("us_per_game",)  # wall-clock derived: the only non-reproducible columns
@@ -180,9 +180,8 @@ def load(path) -> SweepResult:
     plan = _Plan(params, boards)
     recs, _, lines = read_records(path, stored)
     # (a folder older than prior/budget in params.json was played with their defaults)
-    fmt = stored.get("format", 1)
     check_records(recs, lines, with_defaults(stored), {board_key(bd): bd for bd in boards},
-                  os.path.join(path, "chunks.jsonl"), fmt if isinstance(fmt, int) else FORMAT)
+                  os.path.join(path, "chunks.jsonl"), stored.get("format", 1))
     for rec in recs:
         plan.add(rec)
     for b in range(len(boards)):
