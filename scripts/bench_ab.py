@@ -8,6 +8,8 @@ median ratio of new to old time per game, and checks that both play identical ga
 
     python scripts/bench_ab.py --rev cd3090c --board 30x30:0.2 --rounds 40
     python scripts/bench_ab.py --rev cd3090c --agent probability --rules classic --board 16x30:99
+    python scripts/bench_ab.py --rev ae13672 --agent probability --board 30x30:0.15 \
+        --noise detector:p_neg=0.2,p_pos=0.2 --rounds 4 --seconds 2
 
 The old revision's kernels compile on first use (about a minute; Numba's cache keeps
 them for the next run while the kernels' source is the same). ``--quick``: a tiny run of
@@ -62,10 +64,12 @@ def load_revision(rev: str, dest: str, name: str = "fastsweep_ab"):
 
 
 def batch_runner(config, runner, size, mines, density, games, agent="basic",
-                 rules="keep-going", mine_count=None):
+                 rules="keep-going", mine_count=None, noise=None):
     """A function seed -> result table of ``games`` games, through the revision's own
     ``runner.play_chunk`` (so kernel signatures may differ between the revisions)."""
     extra = {} if mine_count is None else {"mine_count": mine_count}
+    if noise is not None:
+        extra["noise"] = noise
     cfg = config.make_config(agent, size, mines=mines, density=density, rules=rules, **extra)
 
     def play(seed):
@@ -92,6 +96,8 @@ def main(argv=None):
     ap.add_argument("--rules", default="keep-going", help="keep-going (default) or classic")
     ap.add_argument("--mine-count", choices=["yes", "no"], default=None,
                     help="whether the agent knows the mine total (default: the rules' default)")
+    ap.add_argument("--noise", default=None,
+                    help="noise spec, e.g. detector:p_neg=0.2,p_pos=0.2 (default none)")
     ap.add_argument("--rounds", type=int, default=40, help="alternations (default 40)")
     ap.add_argument("--seconds", type=float, default=0.03,
                     help="approximate length of one timed batch (default 0.03)")
@@ -107,7 +113,8 @@ def main(argv=None):
     with tempfile.TemporaryDirectory() as tmp:
         old_config, old_game = load_revision(a.rev, tmp)
         kw = dict(agent=a.agent, rules=a.rules,
-                  mine_count=None if a.mine_count is None else a.mine_count == "yes")
+                  mine_count=None if a.mine_count is None else a.mine_count == "yes",
+                  noise=a.noise)
         probe_new = batch_runner(new_config, new_game, size, mines, density, 20, **kw)
         probe_old = batch_runner(old_config, old_game, size, mines, density, 20, **kw)
         if not _same(probe_new(1), probe_old(1)):
@@ -130,6 +137,7 @@ def main(argv=None):
                 ts.append((time.perf_counter() - t) / games * 1e6)
     ratio = statistics.median(n / o for n, o in zip(t_new, t_old))
     mc = "" if a.mine_count is None else f", mine count {a.mine_count}"
+    mc += "" if a.noise is None else f", noise {a.noise}"
     print(f"{a.agent} {a.rules}{mc} {a.board}, {games} games per batch, {a.rounds} rounds")
     print(f"  {a.rev}: median {statistics.median(t_old):.1f} us/game (min {min(t_old):.1f})")
     print(f"  working tree: median {statistics.median(t_new):.1f} us/game "

@@ -60,3 +60,21 @@ def test_incremental_equals_full_reanalysis(agent, mc):
         np.testing.assert_array_equal(inc, full)
         games += n
     assert games >= 400
+
+
+@pytest.mark.parametrize("noise", ["detector:p_neg=0.2,p_pos=0.2", "detector:p_neg=0.3,p_pos=0",
+                                   "reveal:p=0.7", "optimistic:p=0.5", "cautious:p=0.5"])
+@pytest.mark.parametrize("agent", AGENTS)
+@pytest.mark.parametrize("mc", [False, True])
+def test_incremental_equals_full_reanalysis_under_noise(noise, agent, mc):
+    """Noise-aware agents (soft clues), and the rule agents' blanks and dropped clues:
+    the same games as the whole analysis at every step (forced by a negative budget)."""
+    games = 0
+    for size, density, rules in [((9, 9), 0.2, "keep-going"), ((12, 16), 0.3, "classic"),
+                                 ((16, 16), 0.15, "keep-going")]:
+        cfg = make_config(agent, size, density=density, rules=rules, mine_count=mc,
+                          noise=noise)
+        n = 6 if size[0] * size[1] > 200 else 30
+        np.testing.assert_array_equal(_play(cfg, 5, n, 0), _play(cfg, 5, n, -1))
+        games += n
+    assert games == 42

@@ -29,3 +29,23 @@ def test_same_games_as_the_reference(agent):
         pd.testing.assert_frame_equal(got, want, check_dtype=False, obj=f"{agent} config {k}")
         row = WANT_TRACES[(WANT_TRACES.agent == agent) & (WANT_TRACES.config == k)].iloc[0]
         assert trace_digest(agent, k) == (row.moves, row.digest), f"{agent} config {k}"
+
+
+NOISE_GAMES = pd.read_csv(os.path.join(os.path.dirname(DATA), "noise_games.csv"))
+NOISE_TRACES = pd.read_csv(os.path.join(os.path.dirname(DATA), "noise_traces.csv"))
+
+
+@pytest.mark.parametrize("agent", list(AGENTS))
+def test_same_games_under_noise_as_the_reference(agent):
+    """Every agent under every noise model (tests/reference_noise.py: the engine before
+    issue 47's incremental analysis of soft clues)."""
+    import reference_noise as rn
+    assert set(NOISE_GAMES.agent) == set(AGENTS)
+    for k in range(len(rn.CONFIGS)):
+        got = rn.games(agent, k).reset_index(drop=True)
+        want = NOISE_GAMES[(NOISE_GAMES.agent == agent) & (NOISE_GAMES.config == k)]
+        want = want.reset_index(drop=True)[got.columns]
+        pd.testing.assert_frame_equal(got, want, check_dtype=False,
+                                      obj=f"{agent} config {k} ({rn.CONFIGS[k]['noise']})")
+        row = NOISE_TRACES[(NOISE_TRACES.agent == agent) & (NOISE_TRACES.config == k)].iloc[0]
+        assert rn.trace_digest(agent, k) == (row.moves, row.digest), f"{agent} config {k}"

@@ -7,7 +7,7 @@ a new agent is one branch here plus one registry line.
 import numpy as np
 
 from ..inference.count import METHOD_AUTO, ST_OK, Query, analyse, total_free
-from ..inference.incremental import W_PROB, analyse_changed
+from ..inference.incremental import W_PROB, analyse_changed, next_to_clue, soft_cache
 from ..inference.incremental import new_workspace as _new_workspace
 from ..engine.actions import act, act_flat
 from ..engine.env import (
@@ -60,14 +60,19 @@ def _next_move(S, trp, params, fparams, ws):
     """
     rule = params[P_VARIANT]
     guesses_by_prob = rule != GUESS_IN_ORDER
-    # (risk: its what-ifs run whole analyses on the knowledge, so it keeps to whole ones;
-    # under noise clues can be dropped and soft, which the incremental cache does not
-    # follow)
-    if params[P_BUDGET] < 0 or rule == GUESS_RISK or params[P_NOISE] != 0 or (
-            params[P_MINE_COUNT] != 0 and guesses_by_prob):
-        deduce_or_guess(S, trp, params, fparams, guesses_by_prob)
+    soft = np.zeros((0, 9), np.float64)
+    if params[P_NOISE] != 0 and params[P_NOISE_AWARE] != 0:
+        soft = soft_cache(S, ws, params[P_NOISE], fparams[F_NOISE_A], fparams[F_NOISE_B])
+    # the whole analysis: risk (its what-ifs run whole analyses on the knowledge), the
+    # mine total with probabilities, and with soft clues deduction only (it leaves out the
+    # clues that rule nothing out: other components than the full count's) or flags
+    # below certainty (from every cell's probability)
+    if params[P_BUDGET] < 0 or rule == GUESS_RISK or (
+            params[P_MINE_COUNT] != 0 and guesses_by_prob) or (soft.shape[0] > 0 and (
+                not guesses_by_prob or fparams[F_FLAG_THRESHOLD] < 1.0)):
+        deduce_or_guess(S, trp, params, fparams, guesses_by_prob, ws)
     else:
-        deduce_or_guess_changed(S, trp, params, fparams, ws)
+        deduce_or_guess_changed(S, trp, params, fparams, ws, soft)
 
 
 @njit(cache=True)
@@ -91,21 +96,26 @@ def act_on_boxes(S, box, nbox, stop_on_detonation):
     return acted
 
 
-def _deduce_or_guess_changed(S, trp, params, fparams, ws):
+def _deduce_or_guess_changed(S, trp, params, fparams, ws, soft):
     """:func:`deduce_or_guess` with the incremental analysis (``incremental.py``): only
     components that changed since the previous analysis are re-counted.
 
     Without the mine total that is the whole analysis. With it (deduction only), when
     ``count.total_free`` does not hold the full analysis with the total runs, exactly as
-    ``count.analyse`` decides. Same moves as the full analysis.
+    ``count.analyse`` decides. Same moves as the full analysis. ``soft``: the soft rows
+    of a noise-aware agent (``incremental.soft_cache``), else (0, 9).
     """
     n = ncells(S)
     prior = fparams[F_PRIOR]
-    a = analyse_changed(S, ws, prior, params[P_BUDGET])
+    a = analyse_changed(S, ws, prior, params[P_BUDGET], soft, params[P_NOISE] != 0)
     if params[P_MINE_COUNT] != 0 and a.status == ST_OK and (
             a.approx > 0 or not total_free(a.smin, a.smax, a.u, a.mleft)):
         # (want_prob: straight to the analysis with the total; the test was just made)
-        deduce_or_guess(S, trp, params, fparams, True)
+        deduce_or_guess(S, trp, params, fparams, True, ws)
+        return
+    if a.status != ST_OK and params[P_NOISE] != 0:
+        # contradicting noisy clues: the whole analysis drops them (the cache is reset)
+        deduce_or_guess(S, trp, params, fparams, params[P_VARIANT] != GUESS_IN_ORDER, ws)
         return
     if a.approx > 0:
         S[n, C_APPROX] += 1
@@ -124,8 +134,20 @@ def _deduce_or_guess_changed(S, trp, params, fparams, ws):
         w = word(S, c)
         # a frontier cell has a revealed neighbour (neither hidden nor a known mine)
         if w_status(w) == HIDDEN:
-            pcell[c] = ws[c, W_PROB] if S[c, F_NNB] - w_hidden(w) - w_mines(w) > 0 else prior
+            front = S[c, F_NNB] - w_hidden(w) - w_mines(w) > 0
+            if front and params[P_NOISE] != 0:
+                front = next_to_clue(S, c)  # (a revealed neighbour may be a blank)
+            pcell[c] = ws[c, W_PROB] if front else prior
     guess(S, trp, params, fparams, pcell, a.approx)
+
+
+@njit(cache=True)
+def _soft(S, ws, noise, fparams):
+    """The soft rows: from the workspace's cache (``incremental.soft_cache``), or made
+    afresh when ``ws`` is empty (families without the workspace)."""
+    if ws.shape[0] == 0:
+        return soft_rows(S, noise, fparams[F_NOISE_A], fparams[F_NOISE_B])
+    return soft_cache(S, ws, noise, fparams[F_NOISE_A], fparams[F_NOISE_B])
 
 
 NEED_NOTHING = 0  # deduce(): it acted (or the game ended)
@@ -133,12 +155,12 @@ NEED_ORDER = 1  # nothing certain, and the agent guesses in the guess order
 NEED_GUESS = 2  # nothing certain: guess by the mine probabilities
 
 
-def _deduce_or_guess(S, trp, params, fparams, want_prob):
+def _deduce_or_guess(S, trp, params, fparams, want_prob, ws):
     """Complete deduction from every clue (and the mine total if the agent knows it):
     act on every certain cell; if none, guess once (the lowest mine probability for the
     probability agent, else the guess order). ``want_prob``: the probabilities are needed
-    (see ``count.analyse``)."""
-    need, pcell, approx, _ = deduce(S, params, fparams, want_prob)
+    (see ``count.analyse``); ``ws``: the workspace (its soft rows are used)."""
+    need, pcell, approx, _ = deduce(S, params, fparams, want_prob, ws)
     if need == NEED_ORDER:
         guess_in_order(flat(S))
     elif need == NEED_GUESS:
@@ -146,7 +168,7 @@ def _deduce_or_guess(S, trp, params, fparams, want_prob):
 
 
 @njit(cache=True)
-def deduce(S, params, fparams, want_prob):
+def deduce(S, params, fparams, want_prob, ws):
     """The deduction step of :func:`deduce_or_guess` (which other agent families share):
     act on every certain cell. Returns (need, pcell, approx, logw): ``need`` is
     NEED_NOTHING when it acted or the game ended, NEED_ORDER when nothing is certain and
@@ -164,7 +186,7 @@ def deduce(S, params, fparams, want_prob):
     noise = params[P_NOISE]
     soft = np.zeros((0, 9), np.float64)
     if noise != 0 and params[P_NOISE_AWARE] != 0:
-        soft = soft_rows(S, noise, fparams[F_NOISE_A], fparams[F_NOISE_B])
+        soft = _soft(S, ws, noise, fparams)
     flag_at = fparams[F_FLAG_THRESHOLD]
     want_prob = want_prob or flag_at < 1.0
     q = Query(params[P_MINE_COUNT] != 0, fparams[F_PRIOR], params[P_BUDGET], want_prob,
@@ -174,7 +196,7 @@ def deduce(S, params, fparams, want_prob):
     # count it) until a layout agrees, then go on as usual
     while noise != 0 and a.status != ST_OK and drop_contradicting(S, soft, params[P_BUDGET]):
         if soft.shape[0] > 0:
-            soft = soft_rows(S, noise, fparams[F_NOISE_A], fparams[F_NOISE_B])
+            soft = _soft(S, ws, noise, fparams)
             q = Query(q.mine_count, q.prior, q.budget, q.want_prob, q.method, soft)
         a = analyse(S, q)
     if a.approx > 0:

@@ -39,8 +39,8 @@ import numpy as np
 
 from ..jit import njit
 from .layout import (
-    C_DET, C_DROPPED, C_FLAG, C_GAME_END, C_KMINES, C_OFF, C_ORDER, C_P, C_PLANEOF, C_REV,
-    C_W2, C_WORDS, C_WORDS0, DETONATED, F_NBR, F_NNB, F_PLANE, FIRE_SIZE, FLAGGED, HIDDEN,
+    C_AGENT_CACHE, C_DET, C_DROPPED, C_FLAG, C_GAME_END, C_KMINES, C_OFF, C_ORDER, C_P,
+    C_PLANEOF, C_REV, C_W2, C_WORDS, C_WORDS0, DETONATED, F_NBR, F_NNB, F_PLANE, FIRE_SIZE, FLAGGED, HIDDEN,
     K, KSHIFT, NB_BIAS, NB_BLANK, NB_BORDER, NB_BORDER_WORD, NB_CLUE_MASK, NB_CLUE_SHIFT,
     NB_FIELD, NB_MASK, NB_MASK_SHIFT, NB_ML, NB_ML_SHIFT, NB_NOTREV, NB_QUEUED, NB_SL,
     NB_SL_SHIFT, NB_ST, NB_ST_MASK, NB_ST_SHIFT, NB_ZERO, NOISE_INTS, REVEALED, NB_OBS,
@@ -352,6 +352,9 @@ def drop_clue(S, c):
     w = _get(S, j) & ~(NB_FIELD | (NB_FIELD << NB_SL_SHIFT))
     _put(S, j, w | NB_ZERO | NB_BLANK | NB_QUEUED)
     S[ncells(S), C_DROPPED] += 1
+    # an agent's cache keyed by the cells' words (incremental.py) does not see this: the
+    # neighbours' words are unchanged, yet their component lost a constraint
+    S[ncells(S), C_AGENT_CACHE] = 0
 
 
 @njit(cache=True)

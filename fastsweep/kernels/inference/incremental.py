@@ -1,5 +1,9 @@
 """Incremental analysis without the mine total: re-count only the components that changed.
 
+Hard clues and soft (noisy) clues alike: a soft clue's likelihood row is fixed at its
+reveal (:func:`soft_cache` keeps it), and its constraint depends only on the cell's key
+below, as a hard clue's does.
+
 A move changes one cell and its neighbours' counts; between two guesses most of the
 frontier stays as it was. Without the mine total, a component's deductions and box
 probabilities depend on that component alone, so a component none of whose cells changed
@@ -16,8 +20,9 @@ A current component none of whose clues and hidden cells changed is exactly a co
 of the previous analysis: its clues have the same hidden neighbours and values, its cells
 touch the same clues.
 
-Workspace (float64 (N + 1, W_LEN), kept across moves and games; ``S[N, C_AGENT_CACHE]`` is 0
-after ``reset_state``, which marks a new game and invalidates it):
+Workspace (float64 (2N + 1, WS_WIDTH), kept across moves and games; ``S[N, C_AGENT_CACHE]``
+is 0 after ``reset_state`` (a new game) or a dropped clue (``env.drop_clue``: its
+neighbours' keys do not change), which invalidates it). Rows 0..N, columns:
 
 * ``W_PROB``  mine probability of a frontier cell (from the last count of its component)
 * ``W_SNAP``  the cell's key at the previous analysis
@@ -25,26 +30,44 @@ after ``reset_state``, which marks a new game and invalidates it):
   component's layouts, else -1
 * ``W_KHI``   the representative's most mines * 2 + 1 if the component was approximated
 * row N: the sums of these over all represented components (``T_*``)
+
+Rows N + 1 .. 2N: the soft clues' likelihood rows (:func:`soft_cache`).
 """
 from collections import namedtuple
 
 import numpy as np
 
-from .count import DEFAULT_BUDGET, ST_OK, analyse_frontier
+from .count import DEFAULT_BUDGET, ST_CLUES, ST_OK, analyse_frontier
 from ..engine.env import (
-    hidden_left, mines_left_known, ncells, w_hidden, w_mines, w_status, word,
+    hidden_left, mines_left_known, ncells, w_blank, w_clue, w_hidden, w_mines, w_status,
+    word,
 )
 from ..jit import njit
-from ..engine.layout import C_AGENT_CACHE, F_AUX, F_NBR, F_NNB, HIDDEN, REVEALED
+from ..engine.layout import C_AGENT_CACHE, F_AUX, F_NBR, F_NNB, F_RH, F_RM, HIDDEN, REVEALED
+from ..engine.sensor import clues_exact
+from .noisy import likelihood
 
 from ..engine.env import status as cell_status
-from .frontier import CB_C, CB_LEN, CB_SIZE, frontier_of
+from .frontier import CB_C, CB_LEN, CB_SIZE, frontier_of, soften
+
+
+@njit(cache=True)
+def next_to_clue(S, c):
+    """Whether hidden cell ``c`` touches a constraint (a revealed cell with a usable clue:
+    not a blank, whose word holds no hidden neighbours)."""
+    for k in range(S[c, F_NNB]):
+        d = S[c, F_NBR + k]
+        w = word(S, d)
+        if w_status(w) == REVEALED and w_hidden(w) > 0:
+            return True
+    return False
 
 W_PROB = 0
 W_SNAP = 1
 W_KLO = 2
 W_KHI = 3
 W_LEN = 4
+WS_WIDTH = 9  # (the soft rows' width; the first W_LEN columns of rows 0..N as above)
 T_SMIN = 0  # row N: totals over the cached components (fewest, most mines; approximated)
 T_SMAX = 1
 T_APPROX = 2
@@ -61,14 +84,52 @@ Changed = namedtuple("Changed", "status approx box nbox smin smax u mleft")
 
 @njit(cache=True)
 def new_workspace(n):
-    return np.zeros((n + 1, W_LEN), np.float64)
+    return np.zeros((2 * n + 1, WS_WIDTH), np.float64)
+
+
+@njit(cache=True)
+def _begin(S, ws):
+    """Invalidate everything cached if ``S`` holds a new game (or dropped a clue)."""
+    n = ncells(S)
+    if S[n, C_AGENT_CACHE] != 0:
+        return
+    for c in range(n):
+        ws[c, W_SNAP] = -1.0
+        ws[c, W_KLO] = -1.0
+        ws[n + 1 + c, :] = np.nan
+    ws[n, T_SMIN] = 0.0
+    ws[n, T_SMAX] = 0.0
+    ws[n, T_APPROX] = 0.0
+    S[n, C_AGENT_CACHE] = 1
+
+
+@njit(cache=True)
+def soft_cache(S, ws, model, a, b):
+    """The soft rows of ``noisy.soft_rows`` (the same floats), each computed once, at the
+    first analysis after its clue's reveal: a view of the workspace (not to be written),
+    or (0, 9) when the clues are exact."""
+    if clues_exact(model, a, b):
+        return np.zeros((0, 9), np.float64)
+    _begin(S, ws)
+    n = ncells(S)
+    soft = ws[n + 1:2 * n + 1]
+    for c in range(n):
+        w = word(S, c)
+        clue = w_status(w) == REVEALED and not w_blank(w)
+        if clue != (soft[c, 0] == soft[c, 0]):
+            if clue:
+                likelihood(model, a, b, w_clue(w), S[c, F_NNB], S[c, F_RM], S[c, F_RH],
+                           soft[c])
+            else:
+                soft[c, :] = np.nan
+    return soft
 
 
 @njit(cache=True)
 def _drop_rep(ws, c):
     """Forget the component cell ``c`` represents (if any): it is being re-counted."""
     if ws[c, W_KLO] >= 0.0:
-        n = ws.shape[0] - 1
+        n = (ws.shape[0] - 1) // 2  # (rows: N cells, the totals, N soft rows)
         kh = int(ws[c, W_KHI])
         ws[n, T_SMIN] -= ws[c, W_KLO]
         ws[n, T_SMAX] -= kh >> 1
@@ -77,20 +138,17 @@ def _drop_rep(ws, c):
 
 
 @njit(cache=True)
-def analyse_changed(S, ws, prior, budget):
+def analyse_changed(S, ws, prior, budget, soft, blanks):
     """Analysis without the mine total, counting only the changed components: a
     :data:`Changed`. ``ws[c, W_PROB]`` is the mine probability of every frontier cell c
-    afterwards.
+    afterwards. ``soft``: the soft rows (:func:`soft_cache`) or (0, 9) for hard clues;
+    ``blanks``: revealed cells may be blanks (noise: ``reveal``, dropped clues), which
+    are not constraints.
+    A status other than ST_OK invalidates the cache (the caller's full analysis may drop
+    clues).
     """
     n = ncells(S)
-    if S[n, C_AGENT_CACHE] == 0:  # a new game: nothing cached is valid
-        for c in range(n):
-            ws[c, W_SNAP] = -1.0
-            ws[c, W_KLO] = -1.0
-        ws[n, T_SMIN] = 0.0
-        ws[n, T_SMAX] = 0.0
-        ws[n, T_APPROX] = 0.0
-        S[n, C_AGENT_CACHE] = 1
+    _begin(S, ws)
     if budget <= 0:
         budget = DEFAULT_BUDGET
     queue = np.empty(n, np.int32)
@@ -103,14 +161,26 @@ def analyse_changed(S, ws, prior, budget):
         km = w_mines(w)
         key = st | (h << 2) | (km << 6)
         front = st == HIDDEN and S[c, F_NNB] - h - km > 0
+        if front and blanks:
+            front = next_to_clue(S, c)  # (a revealed neighbour may be a blank)
         fcells += front
         if key != ws[c, W_SNAP]:
             ws[c, W_SNAP] = key
             _drop_rep(ws, c)
+            if soft.shape[0] > 0 and st == REVEALED and h == 0 and soft[c, 0] == soft[c, 0] \
+                    and soft[c, km] == 0.0:
+                # a settled soft clue that rules the position out (count._settled_soft)
+                S[n, C_AGENT_CACHE] = 0
+                return Changed(ST_CLUES, 0, np.empty((0, CB_LEN), np.int32), 0, 0, 0, 0, 0)
             if front or (st == REVEALED and h > 0):
                 S[c, F_AUX] = SEL
                 queue[qt] = c
                 qt += 1
+            else:
+                # in no component: clear an id or mark of an earlier build (a blank was
+                # a box cell when hidden; build_from takes a revealed cell with an id
+                # for a constraint)
+                S[c, F_AUX] = -1
     # the components of the changed cells: alternate hidden cells and clues
     qh = 0
     ncon = 0
@@ -121,7 +191,8 @@ def analyse_changed(S, ws, prior, budget):
             _drop_rep(ws, c)
             for k in range(S[c, F_NNB]):
                 d = S[c, F_NBR + k]
-                if S[d, F_AUX] != SEL and cell_status(S, d) == REVEALED:  # hidden neighbour: c
+                w = word(S, d)  # a constraint: revealed, hidden neighbours (not a blank)
+                if S[d, F_AUX] != SEL and w_status(w) == REVEALED and w_hidden(w) > 0:
                     S[d, F_AUX] = SEL
                     queue[qt] = d
                     qt += 1
@@ -148,12 +219,15 @@ def analyse_changed(S, ws, prior, budget):
                 j += 1
         clues.sort()
         fr = frontier_of(S, clues, ncon)
+        if soft.shape[0] > 0:
+            fr = soften(fr, S, soft)
         box = fr.box
         nbox = fr.nbox
         cinfo = np.zeros((fr.ncomp, 3), np.int64)
         a = analyse_frontier(S, fr, False, prior, budget, cinfo, 0)
         status = a.status
         if status != ST_OK:
+            S[n, C_AGENT_CACHE] = 0
             return Changed(status, a.approx, box, nbox, 0, 0, u, mleft)
         bprob = a.bprob
         for b in range(nbox):

@@ -12,10 +12,10 @@ analysis over the work budget falls back to the lowest (approximate) probability
 from ...engine.env import flat
 from ...engine.game import P_VARIANT
 from ...jit import njit
-from ..family import make_family, no_workspace
+from ..family import make_family
 from ...engine.local import guess_in_order
 from .lookahead import lookahead_guess
-from ..policies import NEED_GUESS, NEED_ORDER, deduce, guess_lowest
+from ..policies import NEED_GUESS, NEED_ORDER, deduce, guess_lowest, new_workspace
 from .pseq import pseq_guess
 
 # the solver family's guess rules (``params[P_VARIANT]``; the registry says which agent
@@ -27,7 +27,7 @@ GUESS_LOOKAHEAD = 11  # endgame search, 50/50s, two-move look-ahead
 @njit(cache=True, inline="always")  # (inlined into the entry point: see policies.make_next_move)
 def agent_move(S, trp, params, fparams, ws):
     """Deductions, else the agent's guess (``trp``: see ``run_exact.run_game``)."""
-    need, pcell, approx, logw = deduce(S, params, fparams, True)
+    need, pcell, approx, logw = deduce(S, params, fparams, True, ws)
     if need == NEED_ORDER:
         guess_in_order(flat(S))
     elif need == NEED_GUESS:
@@ -39,6 +39,7 @@ def agent_move(S, trp, params, fparams, ws):
             lookahead_guess(S, trp, params, fparams, pcell, logw)
 
 
-FAMILY = make_family("solver", agent_move, no_workspace, "3-6 minutes")
+# (the workspace: its soft rows under noise, see policies.deduce)
+FAMILY = make_family("solver", agent_move, new_workspace, "3-6 minutes")
 play_batch, play_traced, play_blind = FAMILY.entry_points()
 
