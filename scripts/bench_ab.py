@@ -18,6 +18,7 @@ seconds (2 rounds of 6x6 games) that checks the script.
 from __future__ import annotations
 
 import argparse
+import atexit
 import importlib
 import io
 import os
@@ -106,44 +107,62 @@ def main(argv=None):
     a = ap.parse_args(argv)
     if a.quick:
         a.board, a.rounds, a.seconds = "6x6:0.2", 2, 0.005
-    size, mines, density = parse_board(a.board)
+    r = compare(a.rev, a.board, a.agent, a.rules, a.mine_count, a.noise, a.rounds, a.seconds)
+    print("identical games in every round" if r["identical"] else
+          "note: the two revisions play different games in some rounds")
+    mc = "" if a.mine_count is None else f", mine count {a.mine_count}"
+    mc += "" if a.noise is None else f", noise {a.noise}"
+    print(f"{a.agent} {a.rules}{mc} {a.board}, {r['games']} games per batch, {a.rounds} rounds")
+    print(f"  {a.rev}: median {r['old_us']:.1f} us/game (min {r['old_min_us']:.1f})")
+    print(f"  working tree: median {r['new_us']:.1f} us/game (min {r['new_min_us']:.1f})")
+    print(f"  new / old time per game, median of the paired ratios: {r['ratio']:.3f}")
+    return r["ratio"]
+
+
+_LOADED = {}  # revision -> its (options, runner) modules
+
+
+def compare(rev, board, agent="basic", rules="keep-going", mine_count=None, noise=None,
+            rounds=40, seconds=0.03):
+    """The interleaved A/B of :func:`main` as a dict: identical (games), games (per
+    batch), old_us / new_us (median microseconds a game), their minima, ratio (median of
+    the paired new / old ratios) and the ratios' range."""
+    size, mines, density = parse_board(board)
     sys.path.insert(0, ROOT)  # this checkout's package, whichever one .venv installed
     import fastsweep.options as new_config
     import fastsweep.runner as new_game
-    with tempfile.TemporaryDirectory() as tmp:
-        old_config, old_game = load_revision(a.rev, tmp)
-        kw = dict(agent=a.agent, rules=a.rules,
-                  mine_count=None if a.mine_count is None else a.mine_count == "yes",
-                  noise=a.noise)
-        probe_new = batch_runner(new_config, new_game, size, mines, density, 20, **kw)
-        probe_old = batch_runner(old_config, old_game, size, mines, density, 20, **kw)
-        if not _same(probe_new(1), probe_old(1)):
-            print("note: the two revisions play different games; comparing speed anyway")
-        t = time.perf_counter()
-        probe_new(2)
-        per_game = (time.perf_counter() - t) / 20
-        games = max(10, int(a.seconds / max(per_game, 1e-7)))
-        new = batch_runner(new_config, new_game, size, mines, density, games, **kw)
-        old = batch_runner(old_config, old_game, size, mines, density, games, **kw)
-        same = all(_same(new(s), old(s)) for s in range(3, 3 + a.rounds))
-        print("identical games in every round" if same else
-              "note: the two revisions play different games in some rounds")
-        t_new, t_old = [], []
-        for r in range(a.rounds):
-            pair = ((new, t_new), (old, t_old)) if r % 2 == 0 else ((old, t_old), (new, t_new))
-            for f, ts in pair:
-                t = time.perf_counter()
-                f(r + 3)
-                ts.append((time.perf_counter() - t) / games * 1e6)
-    ratio = statistics.median(n / o for n, o in zip(t_new, t_old))
-    mc = "" if a.mine_count is None else f", mine count {a.mine_count}"
-    mc += "" if a.noise is None else f", noise {a.noise}"
-    print(f"{a.agent} {a.rules}{mc} {a.board}, {games} games per batch, {a.rounds} rounds")
-    print(f"  {a.rev}: median {statistics.median(t_old):.1f} us/game (min {min(t_old):.1f})")
-    print(f"  working tree: median {statistics.median(t_new):.1f} us/game "
-          f"(min {min(t_new):.1f})")
-    print(f"  new / old time per game, median of the paired ratios: {ratio:.3f}")
-    return ratio
+    if rev not in _LOADED:  # once a process: its modules load their families lazily
+        if _LOADED:
+            raise ValueError("compare: one older revision a process")
+        tmp = tempfile.TemporaryDirectory()
+        atexit.register(tmp.cleanup)
+        _LOADED[rev] = load_revision(rev, tmp.name)
+    old_config, old_game = _LOADED[rev]
+    kw = dict(agent=agent, rules=rules,
+              mine_count=None if mine_count is None else mine_count == "yes", noise=noise)
+    probe_new = batch_runner(new_config, new_game, size, mines, density, 4, **kw)
+    probe_new(1)  # (compiles)
+    batch_runner(old_config, old_game, size, mines, density, 4, **kw)(1)
+    t = time.perf_counter()
+    probe_new(2)
+    per_game = (time.perf_counter() - t) / 4
+    games = max(4, int(seconds / max(per_game, 1e-7)))
+    new = batch_runner(new_config, new_game, size, mines, density, games, **kw)
+    old = batch_runner(old_config, old_game, size, mines, density, games, **kw)
+    t_new, t_old, same = [], [], True
+    for r in range(rounds):
+        pair = ((new, t_new), (old, t_old)) if r % 2 == 0 else ((old, t_old), (new, t_new))
+        res = []
+        for f, ts in pair:
+            t = time.perf_counter()
+            res.append(f(r + 3))
+            ts.append((time.perf_counter() - t) / games * 1e6)
+        same = same and _same(res[0], res[1])
+    ratios = [n / o for n, o in zip(t_new, t_old)]
+    return dict(identical=same, games=games, old_us=statistics.median(t_old),
+                new_us=statistics.median(t_new), old_min_us=min(t_old),
+                new_min_us=min(t_new), ratio=statistics.median(ratios),
+                ratio_min=min(ratios), ratio_max=max(ratios))
 
 
 if __name__ == "__main__":

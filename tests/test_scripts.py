@@ -53,6 +53,8 @@ CASES = [
     ("bench/bench_sweep.py", ["--quick"], ["bench_sweep.csv"]),
     ("bench/bench_solver.py", ["--quick"], ["bench_solver.csv"]),
     ("bench/profile_agents.py", ["--quick"], ["profile.csv", "fig_time.png"]),
+    pytest.param("bench/bench_targets.py", ["--rev", "HEAD", "--quick"], ["bench_targets.csv"],
+                 marks=pytest.mark.slow),  # (HEAD's basic family under another name: a minute)
 ]
 # scripts that write no folder: (script, arguments, a line of what they print)
 OTHERS = [

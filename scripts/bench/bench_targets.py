@@ -1,0 +1,104 @@
+"""Issue 47's speed targets as interleaved A/B runs against the engine before it; writes
+``OUT/bench_targets.csv`` and run.json (default ``--out``: out/bench_targets/; the
+committed results/bench_targets/ is this script's run with its defaults).
+
+Each row is one ``scripts/bench_ab.py`` comparison (both engines in one process,
+alternating batches of the same games, so both see the same machine): the median time a
+game of the old and the new engine, the median of the paired new/old ratios with its
+range, and whether every game was identical. The look-ahead row is a ratio to
+``probability`` measured the same way (both agents alternating in one process).
+
+Usage: python3 scripts/bench/bench_targets.py [--rev ae13672] [--rounds 4] [--out DIR]
+  --quick   a minute: every row with the basic agent on 6x6, 2 rounds (checks the script;
+            the numbers mean nothing)
+"""
+import csv
+import os
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from bench_ab import compare  # noqa: E402  (scripts/bench_ab.py)
+
+from fastsweep.studies.script_args import parse, parser, write_run  # noqa: E402
+
+DETECTOR = "detector:p_neg=0.2,p_pos=0.2"
+# (name, agent, board, rules, mine count, noise, seconds a batch, target)
+TARGETS = [
+    ("noise-aware probability", "probability", "30x30:0.15", "keep-going", None, DETECTOR, 4.0,
+     "<= 100 ms a game"),
+    ("noise-aware inference", "inference", "30x30:0.15", "keep-going", None, DETECTOR, 3.0,
+     "<= 200 ms a game"),
+    ("risk", "risk", "20x20:0.3", "keep-going", None, None, 3.0, ">= 5x faster"),
+    ("linalg with the total", "linalg", "50x50:0.5", "keep-going", "yes", None, 6.0,
+     ">= 5x faster"),
+    ("inference", "inference", "30x30:0.45", "keep-going", "no", None, 0.5, ">= 2x faster"),
+    ("inference with the total", "inference", "30x30:0.45", "keep-going", "yes", None, 0.5,
+     ">= 2x faster"),
+    ("probability", "probability", "30x30:0.45", "keep-going", "no", None, 0.5, ">= 2x faster"),
+    ("probability with the total", "probability", "30x30:0.45", "keep-going", "yes", None, 0.5,
+     ">= 2x faster"),
+]
+
+
+def lookahead_ratio(rounds, quick):
+    """lookahead's games/s over probability's on Expert classic, alternating in one
+    process: (median ratio, min, max)."""
+    from fastsweep.options import make_config
+    from fastsweep.runner import play_chunk
+    size, mines = ((6, 6), 5) if quick else ((16, 30), 99)
+    cfg = {a: make_config(a, size, mines=mines, rules="classic")
+           for a in ("probability", "lookahead")}
+    for c in cfg.values():
+        play_chunk(c, 1, 0, 4, timing=False)  # (compiles)
+    rates = {a: [] for a in cfg}
+    for r in range(rounds):
+        for a in (("probability", "lookahead") if r % 2 == 0 else ("lookahead", "probability")):
+            g = 2000 if a == "probability" else 200
+            t = time.perf_counter()
+            play_chunk(cfg[a], 10 + r, 0, g if not quick else 20, timing=False)
+            rates[a].append((g if not quick else 20) / (time.perf_counter() - t))
+    ratios = [x / y for x, y in zip(rates["lookahead"], rates["probability"])]
+    return statistics.median(ratios), min(ratios), max(ratios)
+
+
+def main(argv=None):
+    ap = parser("bench_targets", __doc__, workers=False, quick="a minute: every row with the basic agent on "
+                "6x6 boards, 2 rounds (checks the script; its numbers mean nothing)")
+    ap.add_argument("--rev", default="ae13672", help="the engine to compare against")
+    ap.add_argument("--rounds", type=int, default=4, help="alternations per row (default 4)")
+    a = parse(ap, argv)
+    rounds = 2 if a.quick else a.rounds
+    rows = []
+    for name, agent, board, rules, mc, noise, secs, target in TARGETS:
+        if a.quick:  # (the script's plumbing: the basic agent, whose kernels compile fastest)
+            agent, board, secs = "basic", "6x6:0.2", 0.01
+        r = compare(a.rev, board, agent, rules, mc, noise, rounds, secs)
+        rows.append(dict(target=name, agent=agent, board=board, rules=rules,
+                         mine_count=mc or "default", noise=noise or "none",
+                         old_ms=round(r["old_us"] / 1000, 3), new_ms=round(r["new_us"] / 1000, 3),
+                         ratio=round(r["ratio"], 3), ratio_min=round(r["ratio_min"], 3),
+                         ratio_max=round(r["ratio_max"], 3), identical=r["identical"],
+                         games_per_batch=r["games"], goal=target))
+        print(f"{name}: {r['old_us'] / 1000:.1f} -> {r['new_us'] / 1000:.1f} ms a game, "
+              f"new/old {r['ratio']:.3f} ({r['ratio_min']:.3f}-{r['ratio_max']:.3f}), "
+              f"identical games: {r['identical']}; target {target}", flush=True)
+    med, lo, hi = lookahead_ratio(rounds, a.quick)
+    rows.append(dict(target="lookahead / probability games/s", agent="lookahead",
+                     board="16x30:99", rules="classic", mine_count="default", noise="none",
+                     old_ms="", new_ms="", ratio=round(med, 4), ratio_min=round(lo, 4),
+                     ratio_max=round(hi, 4), identical="", games_per_batch=200,
+                     goal=">= 0.13"))
+    print(f"lookahead / probability games/s on Expert classic: {med:.3f} ({lo:.3f}-{hi:.3f}); "
+          "target >= 0.13", flush=True)
+    os.makedirs(a.out, exist_ok=True)
+    with open(os.path.join(a.out, "bench_targets.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    write_run(a, rev=a.rev, rounds=rounds)
+
+
+if __name__ == "__main__":
+    main()
