@@ -9,9 +9,9 @@ from ...engine.layout import C_KMINES, F_NNB, HIDDEN, REVEALED
 from ...jit import njit
 from .linalg import build, decide, eliminate, read_rows
 from .linalg_rows import (
-    F_BASE, F_HI, F_LO, F_PIV, F_RHS, F_ST, F_START, H_HW, H_TOLD, H_U, H_UCOL, H_VALID,
-    K_FREE, K_FRONT, K_MINE, K_SAFE, RF, ST_LIVE, W_META, W_POOL, W_ROWS,
-    clear, cls_at, entry, new_slot, piv_at, widen,
+    F_LEN, F_PIV, F_RHS, F_ST, F_START, H_HW, H_TOLD, H_U, H_UCOL, H_VALID, K_FREE,
+    K_FRONT, K_MINE, K_SAFE, RF, ST_LIVE, W_META, W_POOL, W_ROWS, buf_at, clear, cls_at,
+    entry, new_slot, piv_at, put,
 )
 
 
@@ -52,19 +52,20 @@ def seed(ws, S, plus, ded, keep):
             meta[c0 + c] = K_FRONT if S[c, F_NNB] - w_hidden(w) - w_mines(w) > 0 else K_FREE
         else:
             meta[c0 + c] = K_SAFE if st == REVEALED else K_MINE
+    b0 = buf_at(n)
     for i in range(nrows):
         if lo[i] > hi[i]:
             continue
         s = new_slot(ws)
-        lead = _cell(lo[i], cellof, ucol, n)
-        widen(ws, s, lead, _cell(hi[i], cellof, ucol, n), n)
-        R = ws[W_ROWS]
-        pool = ws[W_POOL]
-        off = R[s * RF + F_START] - R[s * RF + F_BASE]
+        m = 0
         for k in range(lo[i], hi[i] + 1):
             if M[i, k] != 0:
-                pool[off + _cell(k, cellof, ucol, n)] = M[i, k]
-        R[s * RF + F_RHS] = rhs[i]
+                meta[b0 + 2 * m] = _cell(k, cellof, ucol, n)
+                meta[b0 + 2 * m + 1] = M[i, k]
+                m += 1
+        put(ws, s, b0, m, rhs[i])  # (primitive already: unchanged)
+        lead = meta[b0]
+        R = ws[W_ROWS]
         R[s * RF + F_PIV] = lead
         R[s * RF + F_ST] = ST_LIVE
         meta[p0 + lead] = s
@@ -96,7 +97,8 @@ def check_rows(ws, S, plus, ded, decided):
     for s in range(meta[H_HW]):
         if R[s * RF + F_ST] == ST_LIVE:
             live += 1
-            if meta[piv_at(n) + R[s * RF + F_PIV]] != s or R[s * RF + F_PIV] != R[s * RF + F_LO]:
+            lead = pool[R[s * RF + F_START]]
+            if meta[piv_at(n) + lead] != s or R[s * RF + F_PIV] != lead:
                 raise AssertionError("linalg: a kept row's pivot is not its leading column")
     for i in range(nrows):
         if lo[i] > hi[i]:
@@ -113,11 +115,7 @@ def check_rows(ws, S, plus, ded, decided):
                 nz += 1
             if entry(R, pool, s, _cell(k, cellof, ucol, n)) != sign * M[i, k]:
                 raise AssertionError("linalg: a kept row differs from the full reduction's")
-        off = R[s * RF + F_START] - R[s * RF + F_BASE]
-        for k in range(R[s * RF + F_LO], R[s * RF + F_HI] + 1):
-            if pool[off + k] != 0:
-                nz -= 1
-        if nz != 0 or R[s * RF + F_RHS] != sign * rhs[i]:
+        if nz != R[s * RF + F_LEN] or R[s * RF + F_RHS] != sign * rhs[i]:
             raise AssertionError("linalg: a kept row differs from the full reduction's")
     if live != 0:
         raise AssertionError("linalg: the kept system has other rows than the full one")

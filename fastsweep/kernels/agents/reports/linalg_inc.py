@@ -40,9 +40,9 @@ from ...jit import njit
 from .linalg import DEC_MINE, DEC_SAFE, MAX_ENTRIES, decide, row_rule, verdict
 from .linalg_check import check_rows, seed
 from .linalg_rows import (
-    F_HI, F_LO, F_PIV, F_RHS, F_ST, F_START, F_BASE, H_HW, H_TOLD, H_U, H_UCOL, H_VALID,
-    K_FREE, K_FRONT, K_MINE, K_SAFE, RF, ST_LIVE, ST_PEND, W_META, W_POOL, W_ROWS,
-    cls_at, insert, new_slot, normalize, piv_at, prepare, widen,
+    F_LEN, F_PIV, F_RHS, F_ST, F_START, H_HW, H_TOLD, H_U, H_UCOL, H_VALID, K_FREE,
+    K_FRONT, K_MINE, K_SAFE, RF, ST_LIVE, ST_PEND, W_META, W_POOL, W_ROWS, buf_at, cls_at,
+    insert, new_slot, normalize, piv_at, prepare, put,
 )
 
 MODE_INCREMENTAL = 0  # params[P_BUDGET] of the linalg agents (an internal switch):
@@ -126,36 +126,62 @@ def _update(ws, S, n):
     ncols = nf + (1 if told == 1 and u > 0 else 0)
     if nrows * ncols > MAX_ENTRIES:
         return UPD_LARGE, nrows, ncols
+    # substitute the known cells and move the cells leaving the aggregate column
+    mark = np.zeros(n + 1, np.int8)  # frontier cells now known: 1 safe, 2 mine
+    for i in range(ns):
+        mark[sub[i] >> 1] = 1 + (sub[i] & 1)
+    b0 = buf_at(n)
     R = ws[W_ROWS]
     for s in range(meta[H_HW]):
         o = s * RF
         if R[o + F_ST] != ST_LIVE and R[o + F_ST] != ST_PEND:
             continue
         pool = ws[W_POOL]
-        off = R[o + F_START] - R[o + F_BASE]
+        base = R[o + F_START]
+        m = R[o + F_LEN]
         touched = False
-        # known frontier cells: their columns substituted out
-        for i in range(ns):
-            c = sub[i] >> 1
-            if R[o + F_LO] <= c <= R[o + F_HI] and pool[off + c] != 0:
-                R[o + F_RHS] -= (sub[i] & 1) * pool[off + c]
-                pool[off + c] = 0
-                touched = True
-                if R[o + F_PIV] == c:
-                    _unpivot(R, meta, p0, s)
-        if ucol == 1 and R[o + F_HI] == n and pool[off + n] != 0:
-            y = pool[off + n]
+        if ns > 0:
+            for i in range(m):
+                c = pool[base + 2 * i]
+                if mark[c] != 0:
+                    R[o + F_RHS] -= (mark[c] - 1) * pool[base + 2 * i + 1]
+                    pool[base + 2 * i + 1] = 0  # (normalize drops the pair)
+                    touched = True
+                    if R[o + F_PIV] == c:
+                        _unpivot(R, meta, p0, s)
+        if ucol == 1 and m > 0 and pool[base + 2 * (m - 1)] == n:
+            y = pool[base + 2 * (m - 1) + 1]
             R[o + F_RHS] -= usum * y  # unconstrained cells now known: copies substituted
             if ni > 0:  # cells leaving the aggregate: their columns are copies of it
-                widen(ws, s, ins[0], n, n)
-                pool = ws[W_POOL]
-                off = R[o + F_START] - R[o + F_BASE]
-                for i in range(ni):
-                    pool[off + ins[i]] = y
                 if R[o + F_PIV] > ins[0]:
                     _unpivot(R, meta, p0, s)
-            if u == 0:  # the last one left: no aggregate column any more
-                pool[off + n] = 0
+                k = 0
+                j = 0
+                for i in range(m - 1):  # merge the row (column N last) with ins
+                    c = pool[base + 2 * i]
+                    while j < ni and ins[j] < c:
+                        meta[b0 + 2 * k] = ins[j]
+                        meta[b0 + 2 * k + 1] = y
+                        k += 1
+                        j += 1
+                    meta[b0 + 2 * k] = c
+                    meta[b0 + 2 * k + 1] = pool[base + 2 * i + 1]
+                    k += 1
+                while j < ni:
+                    meta[b0 + 2 * k] = ins[j]
+                    meta[b0 + 2 * k + 1] = y
+                    k += 1
+                    j += 1
+                if u > 0:
+                    meta[b0 + 2 * k] = n
+                    meta[b0 + 2 * k + 1] = y
+                    k += 1
+                elif R[o + F_PIV] == n:
+                    _unpivot(R, meta, p0, s)
+                if put(ws, s, b0, k, R[o + F_RHS]) < 0:
+                    return UPD_FAIL, 0, 0
+            elif u == 0:  # the last one left: no aggregate column any more
+                pool[base + 2 * (m - 1) + 1] = 0
                 if R[o + F_PIV] == n:
                     _unpivot(R, meta, p0, s)
             touched = True
@@ -173,21 +199,18 @@ def _update(ws, S, n):
         c = new[i]
         s = new_slot(ws)
         R = ws[W_ROWS]
-        a = n
-        b = -1
-        for k in range(S[c, F_NNB]):
-            d = S[c, F_NBR + k]
-            if w_status(word(S, d)) == HIDDEN:
-                a = min(a, d)
-                b = max(b, d)
-        widen(ws, s, a, b, n)
-        pool = ws[W_POOL]
-        off = R[s * RF + F_START] - R[s * RF + F_BASE]
-        for k in range(S[c, F_NNB]):
-            d = S[c, F_NBR + k]
-            if w_status(word(S, d)) == HIDDEN:
-                pool[off + d] = 1
-        R[s * RF + F_RHS] = mines_left(word(S, c))
+        k = 0
+        for j in range(S[c, F_NNB]):
+            d = S[c, F_NBR + j]
+            if w_status(word(S, d)) == HIDDEN:  # (insertion sort: columns in cell order)
+                t = k
+                while t > 0 and meta[b0 + 2 * (t - 1)] > d:
+                    meta[b0 + 2 * t] = meta[b0 + 2 * (t - 1)]
+                    t -= 1
+                meta[b0 + 2 * t] = d
+                meta[b0 + 2 * t + 1] = 1
+                k += 1
+        put(ws, s, b0, k, mines_left(word(S, c)))
         if not 0 <= insert(ws, s, n) <= 1:  # (contradiction or overflow)
             return UPD_FAIL, 0, 0
     return UPD_OK, nrows, ncols
@@ -206,17 +229,14 @@ def _read(ws, n, plus, ded):
         o = s * RF
         if R[o + F_ST] != ST_LIVE:
             continue
-        off = R[o + F_START] - R[o + F_BASE]
-        lo = R[o + F_LO]
-        hi = R[o + F_HI]
+        base = R[o + F_START]
+        m = R[o + F_LEN]
         nz = 0
         pos = 0
         neg = 0
-        for k in range(lo, hi + 1):
-            x = pool[off + k]
-            if x == 0:
-                continue
-            copies = u if k == n else 1
+        for i in range(m):
+            x = pool[base + 2 * i + 1]
+            copies = u if pool[base + 2 * i] == n else 1
             nz += copies
             if x > 0:
                 pos += x * copies
@@ -225,11 +245,9 @@ def _read(ws, n, plus, ded):
         mines_sign = row_rule(nz, pos, neg, R[o + F_RHS], plus)
         if mines_sign == 0:
             continue
-        for k in range(lo, hi + 1):
-            x = pool[off + k]
-            if x == 0:
-                continue
-            v = verdict(mines_sign, x)
+        for i in range(m):
+            k = pool[base + 2 * i]
+            v = verdict(mines_sign, pool[base + 2 * i + 1])
             if k == n:
                 for c in range(n):
                     if meta[c0 + c] == K_FREE and ded[c] == 0:

@@ -4,11 +4,12 @@ Columns are numbered by cell: column c is frontier cell c, column N the aggregat
 the unconstrained cells (see ``linalg.py``), so the column order is the cell order of the
 full reduction and a cell keeps its column while the frontier grows around it.
 
-Each row is stored as a band: its entries in columns ``lo..hi`` (the rest are 0) lie in a
-pool, densely, in a segment covering columns ``base..base + cap - 1`` (slack left and
-right, so a band that widens a little stays in place). Rows are slots of a row table; a
-slot is free, live (a row of the reduced row echelon form: ``piv`` its pivot column, and
-``PIV[piv]`` the slot), pending (a row of the system that is not reduced yet) or new.
+Rows are sparse: a row's nonzero entries are (column, value) pairs in increasing column
+order, in a pool segment of ``cap`` pairs (a dense band in cell coordinates would span
+every cell between a row's first and last column: for the total's row, the whole board).
+Rows are slots of a row table; a slot is free, live (a row of the reduced row echelon
+form: ``piv`` its pivot column, its first, and ``PIV[piv]`` the slot), pending (a row of
+the system not reduced yet) or new.
 
 Rows are primitive integer vectors (entries and right-hand side divided by their gcd), as
 in the full reduction, and held below ``LIMIT`` in magnitude: an update that would leave
@@ -16,14 +17,14 @@ that range reports an overflow and the caller falls back to the full reduction.
 
 The workspace is a typed list of int64 arrays, allocated on first use and grown when full:
 the family makes it once per batch for every agent of the family, and only the linalg
-agents need the storage (its size follows the frontier, not the board).
+agents need the storage (its size follows the rows, not the board).
 
-* ``W_META``: the header (``H_*``), then each cell's class at the last analysis
-  (``K_*``, N ints), ``PIV`` (N + 1 ints: the live slot whose pivot is the column, or -1)
-  and scratch (N + 1 ints);
+* ``W_META``: the header (``H_*``), each cell's class at the last analysis (``K_*``, N
+  ints), ``PIV`` (N + 1 ints: the live slot whose pivot is the column, or -1), scratch
+  (N + 1 ints) and the merge buffer (2 (N + 1) pairs);
 * ``W_ROWS``: the row table, ``RF`` ints a slot (``F_*``);
 * ``W_FREE``: the stack of free slots;
-* ``W_POOL``: the rows' entries.
+* ``W_POOL``: the rows' pairs.
 """
 import numpy as np
 from numba.typed import List
@@ -52,15 +53,13 @@ K_FRONT = 1  # hidden next to a revealed cell: a column
 K_SAFE = 2  # revealed
 K_MINE = 3  # flagged or detonated
 
-RF = 8
-F_START = 0
-F_BASE = 1
-F_CAP = 2
-F_LO = 3
-F_HI = 4
-F_RHS = 5
-F_PIV = 6
-F_ST = 7
+RF = 6
+F_START = 0  # the segment's first int (pair i: column at start + 2i, value at + 2i + 1)
+F_CAP = 1  # pairs the segment holds
+F_LEN = 2  # pairs in the row
+F_RHS = 3
+F_PIV = 4
+F_ST = 5
 
 ST_FREE = 0
 ST_LIVE = 1
@@ -92,12 +91,18 @@ def scr_at(n):
     return H_LEN + 2 * n + 1
 
 
+@njit(cache=True, inline="always")
+def buf_at(n):
+    return H_LEN + 3 * n + 2
+
+
 @njit(cache=True)
 def prepare(ws, n):
     """Allocate the storage for an N-cell board (once; again if the board changes)."""
-    if ws[W_META].shape[0] == H_LEN + 3 * n + 2:
+    size = buf_at(n) + 4 * (n + 1)
+    if ws[W_META].shape[0] == size:
         return
-    ws[W_META] = np.zeros(H_LEN + 3 * n + 2, np.int64)
+    ws[W_META] = np.zeros(size, np.int64)
     ws[W_ROWS] = np.zeros(64 * RF, np.int64)
     ws[W_FREE] = np.zeros(64, np.int64)
     ws[W_POOL] = np.zeros(4096, np.int64)
@@ -119,7 +124,7 @@ def clear(ws, n):
 
 @njit(cache=True)
 def new_slot(ws):
-    """A slot for a new row (empty band, state ST_NEW); the table grows when full."""
+    """A slot for a new row (no pairs, state ST_NEW); the table grows when full."""
     meta = ws[W_META]
     if meta[H_NFREE] > 0:
         meta[H_NFREE] -= 1
@@ -137,10 +142,8 @@ def new_slot(ws):
     R = ws[W_ROWS]
     o = s * RF
     R[o + F_START] = 0
-    R[o + F_BASE] = 0
     R[o + F_CAP] = 0
-    R[o + F_LO] = 1
-    R[o + F_HI] = 0
+    R[o + F_LEN] = 0
     R[o + F_RHS] = 0
     R[o + F_PIV] = -1
     R[o + F_ST] = ST_NEW
@@ -158,192 +161,177 @@ def free_slot(ws, s):
 
 @njit(cache=True)
 def _compact(ws, extra):
-    """Copy every row's band into a new pool (tight, in slot order) with room for
-    ``extra`` more entries; the pool at least doubles its used part."""
+    """Copy every row into a new pool (tight, in slot order) with room for ``extra``
+    more ints; the pool at least doubles its used part."""
     meta = ws[W_META]
     R = ws[W_ROWS]
     old = ws[W_POOL]
     used = 0
     for s in range(meta[H_HW]):
-        o = s * RF
-        if R[o + F_ST] != ST_FREE and R[o + F_LO] <= R[o + F_HI]:
-            used += R[o + F_HI] - R[o + F_LO] + 1
+        if R[s * RF + F_ST] != ST_FREE:
+            used += 2 * R[s * RF + F_LEN]
     pool = np.empty(max(old.shape[0], 2 * (used + extra)), np.int64)
     top = 0
     for s in range(meta[H_HW]):
         o = s * RF
         if R[o + F_ST] == ST_FREE:
             continue
-        lo = R[o + F_LO]
-        hi = R[o + F_HI]
-        if lo > hi:
-            R[o + F_CAP] = 0
-            continue
-        src = R[o + F_START] - R[o + F_BASE]
-        for k in range(lo, hi + 1):
-            pool[top + k - lo] = old[src + k]
+        m = 2 * R[o + F_LEN]
+        src = R[o + F_START]
+        for j in range(m):
+            pool[top + j] = old[src + j]
         R[o + F_START] = top
-        R[o + F_BASE] = lo
-        R[o + F_CAP] = hi - lo + 1
-        top += hi - lo + 1
+        R[o + F_CAP] = R[o + F_LEN]
+        top += m
     ws[W_POOL] = pool
     meta[H_TOP] = top
 
 
 @njit(cache=True)
-def widen(ws, r, nlo, nhi, n):
-    """Make row ``r``'s band cover ``nlo..nhi`` as well (new entries 0). May move the
-    pool: callers re-read ``ws[W_POOL]`` and every row's start afterwards."""
+def reserve(ws, r, m):
+    """Make row ``r``'s segment hold ``m`` pairs (its pairs kept). May move the pool:
+    callers re-read ``ws[W_POOL]`` and every row's start afterwards."""
     R = ws[W_ROWS]
     o = r * RF
-    lo = R[o + F_LO]
-    hi = R[o + F_HI]
-    if lo <= hi:
-        nlo = min(nlo, lo)
-        nhi = max(nhi, hi)
-    base = R[o + F_BASE]
-    if base <= nlo and nhi < base + R[o + F_CAP]:  # room in place: zero the new part
-        pool = ws[W_POOL]
-        off = R[o + F_START] - base
-        if lo > hi:
-            for k in range(nlo, nhi + 1):
-                pool[off + k] = 0
-        else:
-            for k in range(nlo, lo):
-                pool[off + k] = 0
-            for k in range(hi + 1, nhi + 1):
-                pool[off + k] = 0
-        R[o + F_LO] = nlo
-        R[o + F_HI] = nhi
+    if m <= R[o + F_CAP]:
         return
-    # a new segment with slack (a band that widened once tends to widen again)
-    extra = (nhi - nlo + 1) // 4 + 8
-    nb = max(0, nlo - extra)
-    cap = min(n, nhi + extra) - nb + 1
+    cap = m + m // 4 + 4  # slack: a row that grew once tends to grow again
     meta = ws[W_META]
-    if meta[H_TOP] + cap > ws[W_POOL].shape[0]:
-        _compact(ws, cap)  # (moves row r's band too: read it below)
+    if meta[H_TOP] + 2 * cap > ws[W_POOL].shape[0]:
+        _compact(ws, 2 * cap)  # (moves row r's pairs too: read them below)
     pool = ws[W_POOL]
     start = meta[H_TOP]
-    meta[H_TOP] += cap
-    off = start - nb
-    for k in range(nlo, nhi + 1):
-        pool[off + k] = 0
-    if lo <= hi:
-        src = R[o + F_START] - R[o + F_BASE]
-        for k in range(lo, hi + 1):
-            pool[off + k] = pool[src + k]
+    meta[H_TOP] += 2 * cap
+    src = R[o + F_START]
+    for j in range(2 * R[o + F_LEN]):
+        pool[start + j] = pool[src + j]
     R[o + F_START] = start
-    R[o + F_BASE] = nb
     R[o + F_CAP] = cap
-    R[o + F_LO] = nlo
-    R[o + F_HI] = nhi
 
 
 @njit(cache=True, inline="always")
 def entry(R, pool, r, k):
-    """Row ``r``'s coefficient in column ``k``."""
+    """Row ``r``'s coefficient in column ``k`` (binary search of its pairs)."""
     o = r * RF
-    if R[o + F_LO] <= k <= R[o + F_HI]:
-        return pool[R[o + F_START] - R[o + F_BASE] + k]
+    base = R[o + F_START]
+    a = 0
+    b = R[o + F_LEN]
+    while a < b:
+        mid = (a + b) >> 1
+        c = pool[base + 2 * mid]
+        if c < k:
+            a = mid + 1
+        elif c > k:
+            b = mid
+        else:
+            return pool[base + 2 * mid + 1]
     return 0
 
 
 @njit(cache=True)
 def normalize(ws, r):
-    """Divide row ``r`` by the gcd of its entries and right-hand side and trim its band
-    to its nonzero entries. Returns 1 if it has no nonzero entry (right-hand side kept),
-    -1 if an entry or the right-hand side reaches LIMIT, else 0."""
+    """Drop row ``r``'s zero pairs and divide it by the gcd of its entries and
+    right-hand side. Returns 1 if no pair is left (right-hand side kept), -1 if an entry
+    or the right-hand side reaches LIMIT, else 0."""
     R = ws[W_ROWS]
     pool = ws[W_POOL]
     o = r * RF
-    off = R[o + F_START] - R[o + F_BASE]
-    first = -1
-    last = -1
+    base = R[o + F_START]
+    m = 0
     gg = 0
-    for k in range(R[o + F_LO], R[o + F_HI] + 1):
-        x = pool[off + k]
+    for i in range(R[o + F_LEN]):
+        x = pool[base + 2 * i + 1]
         if x != 0:
-            if first < 0:
-                first = k
-            last = k
+            pool[base + 2 * m] = pool[base + 2 * i]
+            pool[base + 2 * m + 1] = x
+            m += 1
             if gg != 1:
                 gg = gcd(gg, x)
-    return _finish(R, pool, o, off, first, last, gg, R[o + F_RHS])
+    R[o + F_LEN] = m
+    return _finish(R, pool, o, base, m, gg, R[o + F_RHS])
 
 
 @njit(cache=True, inline="always")
-def _finish(R, pool, o, off, first, last, gg, y):
-    """The end of an update of the row at table offset ``o``: divide by the gcd ``gg``
-    of the entries ``first..last`` (and of ``y``), set the band and right-hand side."""
-    if first < 0:
-        R[o + F_LO] = 1
-        R[o + F_HI] = 0
-        R[o + F_RHS] = y
+def _finish(R, pool, o, base, m, gg, y):
+    """The end of an update of the row at table offset ``o`` (``m`` pairs from
+    ``base``): divide by the gcd ``gg`` of the entries (and of ``y``), set its
+    right-hand side; ``normalize``'s return."""
+    R[o + F_RHS] = y
+    if m == 0:
         return 1
     gg = gcd(gg, y)
     if gg > 1:
         y //= gg
-        for k in range(first, last + 1):
-            pool[off + k] //= gg
-    R[o + F_LO] = first
-    R[o + F_HI] = last
-    R[o + F_RHS] = y
+        R[o + F_RHS] = y
+        for i in range(m):
+            pool[base + 2 * i + 1] //= gg
     if abs(y) >= LIMIT:
         return -1
-    for k in range(first, last + 1):
-        if abs(pool[off + k]) >= LIMIT:
+    for i in range(m):
+        if abs(pool[base + 2 * i + 1]) >= LIMIT:
             return -1
     return 0
 
 
 @njit(cache=True)
-def combine(ws, q, a, p, b, n):
-    """Row ``q`` becomes ``a * q - b * p``, divided by its gcd (``normalize``'s return)."""
-    R = ws[W_ROWS]
-    op = p * RF
-    plo = R[op + F_LO]
-    phi = R[op + F_HI]
-    widen(ws, q, plo, phi, n)
+def put(ws, r, src, m, y):
+    """Row ``r`` becomes the ``m`` nonzero pairs at ``ws[W_META][src:]`` with right-hand
+    side ``y``, divided by their gcd (``normalize``'s return)."""
+    reserve(ws, r, m)
+    meta = ws[W_META]
     pool = ws[W_POOL]
-    oq = q * RF
-    qo = R[oq + F_START] - R[oq + F_BASE]
-    po = R[op + F_START] - R[op + F_BASE]
-    lo = R[oq + F_LO]
-    hi = R[oq + F_HI]
-    first = -1
-    last = -1
+    R = ws[W_ROWS]
+    o = r * RF
+    base = R[o + F_START]
     gg = 0
-    # three runs: before p's band, p's band, after it (no test per entry)
-    for k in range(lo, plo):
-        x = a * pool[qo + k]
-        pool[qo + k] = x
+    for j in range(2 * m):
+        pool[base + j] = meta[src + j]
+    for i in range(m):
+        if gg == 1:
+            break
+        gg = gcd(gg, pool[base + 2 * i + 1])
+    R[o + F_LEN] = m
+    return _finish(R, pool, o, base, m, gg, y)
+
+
+@njit(cache=True)
+def combine(ws, q, a, p, b, n):
+    """Row ``q`` becomes ``a * q - b * p``, divided by its gcd (``normalize``'s return).
+    The sum is merged into the buffer, then stored back."""
+    R = ws[W_ROWS]
+    pool = ws[W_POOL]
+    meta = ws[W_META]
+    out = buf_at(n)
+    oq = q * RF
+    op = p * RF
+    qb = R[oq + F_START]
+    pb = R[op + F_START]
+    nq = R[oq + F_LEN]
+    np_ = R[op + F_LEN]
+    i = 0
+    j = 0
+    m = 0
+    while i < nq or j < np_:
+        cq = pool[qb + 2 * i] if i < nq else n + 1
+        cp = pool[pb + 2 * j] if j < np_ else n + 1
+        if cq < cp:
+            c = cq
+            x = a * pool[qb + 2 * i + 1]
+            i += 1
+        elif cp < cq:
+            c = cp
+            x = -b * pool[pb + 2 * j + 1]
+            j += 1
+        else:
+            c = cq
+            x = a * pool[qb + 2 * i + 1] - b * pool[pb + 2 * j + 1]
+            i += 1
+            j += 1
         if x != 0:
-            if first < 0:
-                first = k
-            last = k
-            if gg != 1:
-                gg = gcd(gg, x)
-    for k in range(plo, phi + 1):
-        x = a * pool[qo + k] - b * pool[po + k]
-        pool[qo + k] = x
-        if x != 0:
-            if first < 0:
-                first = k
-            last = k
-            if gg != 1:
-                gg = gcd(gg, x)
-    for k in range(phi + 1, hi + 1):
-        x = a * pool[qo + k]
-        pool[qo + k] = x
-        if x != 0:
-            if first < 0:
-                first = k
-            last = k
-            if gg != 1:
-                gg = gcd(gg, x)
-    y = a * R[oq + F_RHS] - b * R[op + F_RHS]
-    return _finish(R, pool, oq, qo, first, last, gg, y)
+            meta[out + 2 * m] = c
+            meta[out + 2 * m + 1] = x
+            m += 1
+    return put(ws, q, out, m, a * R[oq + F_RHS] - b * R[op + F_RHS])
 
 
 @njit(cache=True)
@@ -365,10 +353,11 @@ def insert(ws, r, n):
         # the pivot columns it touches (a pivot row is 0 in the other pivot columns, so
         # subtracting one changes no other pivot column's entry: one pass suffices)
         pool = ws[W_POOL]
-        off = R[o + F_START] - R[o + F_BASE]
+        base = R[o + F_START]
         m = 0
-        for k in range(R[o + F_LO], R[o + F_HI] + 1):
-            if pool[off + k] != 0 and meta[p0 + k] >= 0:
+        for i in range(R[o + F_LEN]):
+            k = pool[base + 2 * i]
+            if meta[p0 + k] >= 0:
                 meta[s0 + m] = k
                 m += 1
         for i in range(m):
@@ -387,17 +376,16 @@ def insert(ws, r, n):
         y = R[o + F_RHS]
         free_slot(ws, r)
         return 2 if y != 0 else 1
-    lead = R[o + F_LO]
+    pool = ws[W_POOL]
+    lead = pool[R[o + F_START]]
+    pv = pool[R[o + F_START] + 1]
     meta[p0 + lead] = r
     R[o + F_PIV] = lead
     R[o + F_ST] = ST_LIVE
-    pool = ws[W_POOL]
-    pv = entry(R, pool, r, lead)
     for s in range(meta[H_HW]):
         if s == r or R[s * RF + F_ST] != ST_LIVE:
             continue
-        pool = ws[W_POOL]
-        x = entry(R, pool, s, lead)
+        x = entry(R, ws[W_POOL], s, lead)
         if x == 0:
             continue
         g = gcd(pv, x)
