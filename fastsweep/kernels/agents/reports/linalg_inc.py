@@ -40,7 +40,7 @@ from ...jit import njit
 from .linalg import DEC_MINE, DEC_SAFE, MAX_ENTRIES, decide, row_rule, verdict
 from .linalg_check import check_rows, seed
 from .linalg_rows import (
-    F_LEN, F_PIV, F_RHS, F_ST, F_START, H_HW, H_TOLD, H_U, H_UCOL, H_VALID, K_FREE,
+    F_LEN, F_PIV, F_RHS, F_ST, F_START, H_FULL, H_HW, H_TOLD, H_U, H_UCOL, H_VALID, K_FREE,
     K_FRONT, K_MINE, K_SAFE, RF, ST_LIVE, ST_PEND, W_META, W_POOL, W_ROWS, buf_at, cls_at,
     insert, new_slot, normalize, piv_at, prepare, put,
 )
@@ -286,6 +286,7 @@ def decide_ws(S, plus, ded, ws, mode):
             return decided, 0
         meta[H_VALID] = 0
     # the full reduction, its rows kept for the next move when they are the exact RREF
+    meta[H_FULL] += 1
     decided, cut = seed(ws, S, plus, ded, S[n, C_NOISE] == 0)
     return decided, cut
 

@@ -45,7 +45,8 @@ H_HW = 4  # slots used so far (high-water mark)
 H_NFREE = 5  # free slots on the stack
 H_TOP = 6  # end of the pool's used part
 H_RC = 7  # slots in the row table
-H_LEN = 8
+H_FULL = 8  # moves by the full reduction since the workspace was made (tests read it)
+H_LEN = 9
 
 # a cell's class (CLS)
 K_FREE = 0  # hidden, no revealed neighbour (an unconstrained cell)
