@@ -1,4 +1,4 @@
-"""The linalg agents' reduced system kept across moves (kernels/agents/reports/linalg_inc.py)
+"""The linalg agents' reduced system kept across moves (agents/reports/linalg_inc.py)
 plays exactly the games of the full reduction at every move.
 
 * check mode (``params[P_BUDGET] = -2``, an internal switch): after every move the kernel

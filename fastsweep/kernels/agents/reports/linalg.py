@@ -30,6 +30,12 @@ would leave that range after its gcd division is dropped (sound: less informatio
 the analysis is counted in ``C_APPROX``; so is a position whose matrix would exceed
 ``MAX_ENTRIES`` (no reduction at all: the agent guesses). Neither happened in any game
 measured (see the tests).
+
+This module is the full reduction of one position (:func:`decide`). The agents' move keeps
+the reduced system across moves and brings only the changes into it (``linalg_inc.py``:
+the same rows, so the same decisions); it reduces in full on a game's first move, where
+the kept rows could differ from these (overflow, noisy clues) and as the reference of
+its check mode.
 """
 import numpy as np
 
@@ -235,7 +241,7 @@ def row_rule(nz, pos, neg, y, plus):
 
 @njit(cache=True, inline="always")
 def verdict(mines_sign, x):
-    """DEC_MINE / DEC_SAFE for a cell of coefficient ``x`` in a row firing ``mines_sign``."""
+    """DEC_MINE / DEC_SAFE: a cell of coefficient ``x`` in a row firing ``mines_sign``."""
     mine = mines_sign == 2 or (mines_sign != 3 and (x > 0) == (mines_sign == 1))
     return DEC_MINE if mine else DEC_SAFE
 
@@ -297,5 +303,6 @@ def decide(S, plus, ded):
     if status == 2:
         return 0, 1, 0
     cut = 1 if eliminate(M, rhs, lo, hi, nrows, ncols) > 0 else 0
-    decided, biggest = read_rows(S, M, rhs, lo, hi, nrows, cellof, colof, u, ucol, plus, ded)
+    decided, biggest = read_rows(S, M, rhs, lo, hi, nrows, cellof, colof, u, ucol, plus,
+                                 ded)
     return decided, cut, biggest

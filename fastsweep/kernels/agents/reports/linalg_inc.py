@@ -16,6 +16,11 @@ guard; wherever one of these is not certain, the move falls back to the full red
   order), so every such move is the full reduction;
 * a matrix over ``MAX_ENTRIES`` (no reduction, counted, as in the full reduction).
 
+One case is beyond this: a full reduction that would drop a row (an intermediate entry
+of its own pivot order reaching LIMIT) while the kept rows stay below it; the kept rows
+are then the exact RREF and decide more (soundly). No full reduction has dropped a row
+in any game measured (tests/test_linalg.py, tests/test_linalg_incremental.py).
+
 The row space after a move: knowledge only grows (exact clues). A cell that became known
 is a column substituted out (revealed: 0, flagged or detonated: 1; right-hand sides
 move); a newly revealed clue adds its row; an unconstrained cell that gained a revealed
@@ -264,7 +269,7 @@ def decide_ws(S, plus, ded, ws, mode):
     """``linalg.decide``'s decisions and cut (no largest magnitude) from the system kept
     in ``ws`` (``mode``: MODE_*). Returns (cells decided, cut short 0/1)."""
     n = ncells(S)
-    if mode != MODE_INCREMENTAL and mode != MODE_CHECK:
+    if mode < 0 and mode != MODE_CHECK:  # (MODE_FULL; budgets >= 0 are not read)
         decided, cut, _ = decide(S, plus, ded)
         return decided, cut
     prepare(ws, n)
