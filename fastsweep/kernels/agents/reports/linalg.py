@@ -30,18 +30,20 @@ would leave that range after its gcd division is dropped (sound: less informatio
 the analysis is counted in ``C_APPROX``; so is a position whose matrix would exceed
 ``MAX_ENTRIES`` (no reduction at all: the agent guesses). Neither happened in any game
 measured (see the tests).
+
+This module is the full reduction of one position (:func:`decide`). The agents' move keeps
+the reduced system across moves and brings only the changes into it (``linalg_inc.py``:
+the same rows, so the same decisions); it reduces in full on a game's first move, where
+the kept rows could differ from these (overflow, noisy clues) and as the reference of
+its check mode.
 """
 import numpy as np
 
-from ...engine.actions import act_flat
 from ...engine.env import (
-    flat, mines_left, mines_left_known, ncells, w_hidden, w_mines, w_status, word,
+    mines_left, mines_left_known, ncells, w_hidden, w_mines, w_status, word,
 )
 from ...jit import njit
-from ...engine.layout import (
-    A_FLAG, A_REVEAL, C_APPROX, C_KMINES, F_NBR, F_NNB, F_PLANE, HIDDEN, R_LINALG_MINE,
-    R_LINALG_SAFE, REVEALED,
-)
+from ...engine.layout import C_KMINES, F_NBR, F_NNB, HIDDEN, REVEALED
 
 LIMIT = 1 << 31  # entries stay below this in magnitude (see the module notes)
 MAX_ENTRIES = 1 << 24  # largest matrix (rows x columns) reduced; beyond it: no reduction
@@ -51,7 +53,7 @@ DEC_MINE = 2
 
 
 @njit(cache=True, inline="always")
-def _gcd(a, b):
+def gcd(a, b):
     if a < 0:
         a = -a
     if b < 0:
@@ -62,7 +64,7 @@ def _gcd(a, b):
 
 
 @njit(cache=True)
-def _reduce(M, rhs, lo, hi, nrows, ncols):
+def eliminate(M, rhs, lo, hi, nrows, ncols):
     """Gauss-Jordan elimination of ``M[:nrows]`` (row i nonzero only in columns
     ``lo[i]..hi[i]``, the rest undefined) with right-hand sides ``rhs``, in place.
     Returns the number of rows dropped by the overflow guard."""
@@ -94,7 +96,7 @@ def _reduce(M, rhs, lo, hi, nrows, ncols):
             i = rows[t]
             if not (lo[i] <= j <= hi[i]) or M[i, j] == 0:
                 continue
-            g = _gcd(pv, M[i, j])
+            g = gcd(pv, M[i, j])
             a = pv // g
             b = M[i, j] // g
             nlo = min(lo[i], lo[p])
@@ -115,9 +117,9 @@ def _reduce(M, rhs, lo, hi, nrows, ncols):
                     if first < 0:
                         first = k
                     last = k
-                    gg = _gcd(gg, x)
+                    gg = gcd(gg, x)
             y = a * rhs[i] - b * rhs[p]
-            gg = _gcd(gg, y)
+            gg = gcd(gg, y)
             if gg > 1:
                 y //= gg
             rhs[i] = y
@@ -143,11 +145,13 @@ def _reduce(M, rhs, lo, hi, nrows, ncols):
 
 
 @njit(cache=True)
-def decide(S, plus, ded):
-    """The reduction on ``S``'s knowledge: ``ded[c]`` (int8, N, zeroed) becomes DEC_SAFE
-    / DEC_MINE for each hidden cell the RREF decides (``plus``: the linalg-plus rules
-    too). Returns (cells decided, cut short: 1 if the overflow guard dropped a row or the
-    matrix was too large, else 0, the largest magnitude in the reduced matrix)."""
+def build(S):
+    """The system of ``S``'s knowledge: (status, M, rhs, lo, hi, nrows, ncols, cellof,
+    colof, u, ucol). status 0: built; 1: no rows or no columns (nothing to reduce); 2:
+    larger than MAX_ENTRIES (not built). Row i of ``M`` is nonzero only in columns
+    ``lo[i]..hi[i]``; ``cellof[k]`` is column k's cell (k < number of frontier cells),
+    ``colof[c]`` cell c's column or -1; ``u`` the unconstrained hidden cells, ``ucol``
+    their aggregate column or -1."""
     n = ncells(S)
     colof = np.full(n, -1, np.int64)
     cellof = np.empty(n, np.int64)
@@ -171,14 +175,19 @@ def decide(S, plus, ded):
         nrows += 1
     ucol = nf if (total and u > 0) else -1  # the aggregate column of unconstrained cells
     ncols = nf + (1 if ucol >= 0 else 0)
+    status = 0
     if nrows == 0 or ncols == 0:
-        return 0, 0, 0
-    if nrows * ncols > MAX_ENTRIES:
-        return 0, 1, 0
+        status = 1
+    elif nrows * ncols > MAX_ENTRIES:
+        status = 2
+    if status != 0:
+        nrows = 0  # (nothing built)
     M = np.empty((nrows, ncols), np.int64)
     rhs = np.empty(nrows, np.int64)
     lo = np.empty(nrows, np.int64)
     hi = np.empty(nrows, np.int64)
+    if status != 0:
+        return status, M, rhs, lo, hi, nrows, ncols, cellof, colof, u, ucol
     i = 0
     for c in range(n):
         w = word(S, c)
@@ -207,7 +216,41 @@ def decide(S, plus, ded):
         lo[i] = 0
         hi[i] = ncols - 1
         rhs[i] = mines_left_known(S)
-    cut = 1 if _reduce(M, rhs, lo, hi, nrows, ncols) > 0 else 0
+    return status, M, rhs, lo, hi, nrows, ncols, cellof, colof, u, ucol
+
+
+@njit(cache=True, inline="always")
+def row_rule(nz, pos, neg, y, plus):
+    """The rule a row fires (``nz`` cells with a nonzero coefficient, ``pos`` / ``neg``
+    the sums of the positive / negative coefficients, right-hand side ``y``): 1 / -1 the
+    positive / negative coefficients' cells are mines and the others safe; 2 every cell
+    a mine; 3 every cell safe; 0 none. Scale-invariant (also under a negative scale)."""
+    if nz == 1:
+        if y == 0:
+            return 3
+        if y == pos + neg:
+            return 2
+        return 0
+    if plus:
+        if y == pos:
+            return 1
+        if y == neg:
+            return -1
+    return 0
+
+
+@njit(cache=True, inline="always")
+def verdict(mines_sign, x):
+    """DEC_MINE / DEC_SAFE: a cell of coefficient ``x`` in a row firing ``mines_sign``."""
+    mine = mines_sign == 2 or (mines_sign != 3 and (x > 0) == (mines_sign == 1))
+    return DEC_MINE if mine else DEC_SAFE
+
+
+@njit(cache=True)
+def read_rows(S, M, rhs, lo, hi, nrows, cellof, colof, u, ucol, plus, ded):
+    """The decisions of the reduced rows into ``ded`` (see :func:`decide`). Returns (cells
+    decided, the largest magnitude in the rows)."""
+    n = ncells(S)
     decided = 0
     biggest = 0
     for i in range(nrows):
@@ -228,28 +271,14 @@ def decide(S, plus, ded):
             else:
                 neg += x * copies
         biggest = max(biggest, abs(rhs[i]))
-        y = rhs[i]
-        # the rule that fires: 1 / -1 the positive / negative coefficients' cells are
-        # mines and the others safe; 2 every cell a mine; 3 every cell safe
-        mines_sign = 0
-        if nz == 1:
-            if y == 0:
-                mines_sign = 3
-            elif y == pos + neg:
-                mines_sign = 2
-        elif plus:
-            if y == pos:
-                mines_sign = 1
-            elif y == neg:
-                mines_sign = -1
+        mines_sign = row_rule(nz, pos, neg, rhs[i], plus)
         if mines_sign == 0:
             continue
         for k in range(lo[i], hi[i] + 1):
             x = M[i, k]
             if x == 0:
                 continue
-            mine = mines_sign == 2 or (mines_sign != 3 and (x > 0) == (mines_sign == 1))
-            v = DEC_MINE if mine else DEC_SAFE
+            v = verdict(mines_sign, x)
             if k == ucol:
                 for c in range(n):
                     if colof[c] < 0 and w_status(word(S, c)) == HIDDEN and ded[c] == 0:
@@ -258,32 +287,22 @@ def decide(S, plus, ded):
             elif ded[cellof[k]] == 0:
                 ded[cellof[k]] = v
                 decided += 1
-    return decided, cut, biggest
+    return decided, biggest
 
 
 @njit(cache=True)
-def linalg_move(S, plus, stop_on_detonation):
-    """The agent's move once the rules are exhausted: act on every cell the reduction
-    decides (flags, then reveals, in cell order); none: a random guess in the guess order
-    (done by the caller when this returns 0). Returns the number of actions, or -1 if a
-    detonation ended the game (impossible for sound decisions; counted by ``act``)."""
-    n = ncells(S)
-    ded = np.zeros(n, np.int8)
-    decided, cut, _ = decide(S, plus, ded)
-    if cut:
-        S[n, C_APPROX] += 1
-    if decided == 0:
-        return 0
-    F = flat(S)
-    acted = 0
-    for c in range(n):
-        if ded[c] == DEC_MINE:
-            act_flat(F, S[c, F_PLANE], A_FLAG, R_LINALG_MINE, -1, decided)
-            acted += 1
-    for c in range(n):
-        if ded[c] == DEC_SAFE:
-            acted += 1
-            if act_flat(F, S[c, F_PLANE], A_REVEAL, R_LINALG_SAFE, -1, decided) == -1:
-                if stop_on_detonation:
-                    return -1
-    return acted
+def decide(S, plus, ded):
+    """The reduction on ``S``'s knowledge, from scratch: ``ded[c]`` (int8, N, zeroed)
+    becomes DEC_SAFE / DEC_MINE for each hidden cell the RREF decides (``plus``: the
+    linalg-plus rules too). Returns (cells decided, cut short: 1 if the overflow guard
+    dropped a row or the matrix was too large, else 0, the largest magnitude in the
+    reduced matrix)."""
+    status, M, rhs, lo, hi, nrows, ncols, cellof, colof, u, ucol = build(S)
+    if status == 1:
+        return 0, 0, 0
+    if status == 2:
+        return 0, 1, 0
+    cut = 1 if eliminate(M, rhs, lo, hi, nrows, ncols) > 0 else 0
+    decided, biggest = read_rows(S, M, rhs, lo, hi, nrows, cellof, colof, u, ucol, plus,
+                                 ded)
+    return decided, cut, biggest

@@ -1,9 +1,10 @@
 """The reports' agents (``linalg``, ``linalg-plus``, ``bruteforce``,
 ``linalg-bruteforce``, ``subset``): game loop and batch entry points.
 
-The linalg agents' move is ``linalg.linalg_move`` (the reduced row echelon form of the
-clues' equations, and the mine total's when told), else a random guess in the guess
-order. ``bruteforce`` moves by ``brute_step.brute_move`` (every consistent layout of each
+The linalg agents' move is ``linalg_inc.linalg_move`` (the reduced row echelon form of
+the clues' equations, and the mine total's when told, kept across moves in the family's
+workspace, ``linalg_rows.new_workspace``), else a random guess in the guess order.
+``bruteforce`` moves by ``brute_step.brute_move`` (every consistent layout of each
 frontier component up to ``max_component`` cells: cells of share 0 / 1 decided, else the
 lowest share or an off-frontier cell); ``linalg-bruteforce`` tries ``linalg_move`` first
 and the brute-force step when it decides nothing. ``subset`` moves by
@@ -15,10 +16,11 @@ on a typed-in view through ``tests/views.py``.)
 """
 from ...engine.env import flat
 from .brute_step import brute_move
-from ...engine.game import P_VARIANT, P_MAX_COMPONENT, P_RULES, RULES_CLASSIC
+from ...engine.game import P_BUDGET, P_VARIANT, P_MAX_COMPONENT, P_RULES, RULES_CLASSIC
 from ...jit import njit
-from ..family import make_family, no_workspace
-from .linalg import linalg_move
+from ..family import make_family
+from .linalg_inc import linalg_move
+from .linalg_rows import new_workspace
 from ...engine.local import guess_in_order
 from .subset import subset_move
 
@@ -39,18 +41,19 @@ def agent_move(S, trp, params, fparams, ws):
     classic = params[P_RULES] == RULES_CLASSIC
     rule = params[P_VARIANT]
     if rule == REDUCE_BRUTEFORCE or rule == REDUCE_LINALG_BRUTEFORCE:
-        if rule == REDUCE_LINALG_BRUTEFORCE and linalg_move(S, False, classic) != 0:
+        if (rule == REDUCE_LINALG_BRUTEFORCE
+                and linalg_move(S, False, classic, ws, params[P_BUDGET]) != 0):
             return
         brute_move(S, trp, params[P_MAX_COMPONENT], classic)
         return
     if rule == REDUCE_SUBSET:
         acted = subset_move(S, classic)
     else:
-        acted = linalg_move(S, rule == REDUCE_LINALG_PLUS, classic)
+        acted = linalg_move(S, rule == REDUCE_LINALG_PLUS, classic, ws, params[P_BUDGET])
     if acted == 0:
         guess_in_order(flat(S))
 
 
-FAMILY = make_family("reports", agent_move, no_workspace, "1-2 minutes")
+FAMILY = make_family("reports", agent_move, new_workspace, "1-2 minutes")
 play_batch, play_traced, play_blind = FAMILY.entry_points()
 
