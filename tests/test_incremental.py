@@ -77,4 +77,4 @@ def test_incremental_equals_full_reanalysis_under_noise(noise, agent, mc):
         n = 6 if size[0] * size[1] > 200 else 30
         np.testing.assert_array_equal(_play(cfg, 5, n, 0), _play(cfg, 5, n, -1))
         games += n
-    assert games == 42
+    assert games == 66
