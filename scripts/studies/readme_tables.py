@@ -60,6 +60,22 @@ def headline():
     return head + "\n\n" + _md(["density"] + cols, rows)
 
 
+def headline_prior():
+    """The probability agent without the total against basic, per density: where the 95%
+    CI of the paired difference lies below 0, above 0, or holds 0."""
+    p = pd.read_csv(os.path.join(RES, "headline", "pairs.csv"))
+    p = p[(p.agent_a == "basic") & ~p.mine_count_a.astype(bool)
+          & (p.agent_b == "probability") & ~p.mine_count_b.astype(bool)].sort_values("density")
+    def dens(rows):
+        return ", ".join(f"{d:g}" for d in rows.density) or "none"
+    below, above = p[p.ci_high < 0], p[p.ci_low > 0]
+    unsure = p[(p.ci_low <= 0) & (p.ci_high >= 0)]
+    return (f"In the committed run (`results/headline/pairs.csv`, paired differences, 95% "
+            f"CIs), `probability` without the total scores below `basic` at densities "
+            f"{dens(below)}; the two cannot be told apart at {dens(unsure)}; it scores above "
+            f"at the other {len(above)} densities.")
+
+
 def report():
     t = pd.read_csv(os.path.join(RES, "report_table", "report_table.csv"))
     order = [("inference", True), ("inference", False), ("probability", True),
@@ -197,7 +213,7 @@ def provenance():
     return _md(["results", "made on", "machine", "command", "took", "note"], rows)
 
 
-BLOCKS = {"headline": headline, "report": report, "engine": engine,
+BLOCKS = {"headline": headline, "headline-prior": headline_prior, "report": report, "engine": engine,
           "inference-calls": inference_calls, "inference-outcomes": inference_outcomes,
           "inference-games": inference_games, "hard-views": hard_views, "sweeps": sweeps,
           "provenance": provenance, **readme_reports.BLOCKS, **readme_noise.BLOCKS,
