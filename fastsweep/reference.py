@@ -3,7 +3,9 @@ option table (:data:`fastsweep.options.OPTIONS`: defaults, flags, which agents r
 option) and the agent registry (:data:`fastsweep.AGENTS`).
 
 ``python -m fastsweep.reference DIR`` writes ``DIR/options.md`` and ``DIR/agents.md``; the
-committed copies under docs/reference/ are checked against a fresh rendering by the tests.
+committed copies under docs/pages/reference/ (pages of the documentation site) are checked
+against a fresh rendering by the tests. :func:`cli_markdown` renders the command line's
+``--help`` texts: the site's build makes its CLI page from it (docs/hooks.py).
 
 >>> print(options_markdown().splitlines()[2])
 | option | default | CLI flag | read by | what it is |
@@ -16,7 +18,7 @@ import sys
 from .agents import AGENTS
 from .options import GAME, OPTIONS, reads
 
-HEADER = ("<!-- rendered by `python -m fastsweep.reference docs/reference` from the code; "
+HEADER = ("<!-- rendered by `python -m fastsweep.reference docs/pages/reference` from the code; "
           "do not edit -->\n")
 
 
@@ -49,6 +51,30 @@ def agents_markdown() -> str:
 PAGES = {"options.md": options_markdown, "agents.md": agents_markdown}
 
 
+def cli_markdown(width: int = 100) -> str:
+    """The command line's reference page: ``fastsweep --help`` and every command's
+    ``--help``, as argparse prints them (``width`` columns)."""
+    from .cli.main import build_parser
+
+    old = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = str(width)
+    try:
+        parser = build_parser()
+        commands = parser._subparsers._group_actions[0].choices
+        parts = ["# Command line reference", "",
+                 "Rendered from the parser by the site's build (`fastsweep.reference.cli_markdown`);",
+                 "what each command does, with examples: [Command line](../guide/command-line.md).",
+                 "", "## `fastsweep`", "", "```text", parser.format_help().rstrip(), "```"]
+        for name, sub in commands.items():
+            parts += ["", f"## `fastsweep {name}`", "", "```text", sub.format_help().rstrip(), "```"]
+    finally:
+        if old is None:
+            os.environ.pop("COLUMNS", None)
+        else:
+            os.environ["COLUMNS"] = old
+    return "\n".join(parts) + "\n"
+
+
 def write(folder) -> list:
     """Write every page into ``folder``; returns the paths written."""
     os.makedirs(folder, exist_ok=True)
@@ -62,5 +88,5 @@ def write(folder) -> list:
 
 
 if __name__ == "__main__":
-    for p in write(sys.argv[1] if len(sys.argv) > 1 else os.path.join("docs", "reference")):
+    for p in write(sys.argv[1] if len(sys.argv) > 1 else os.path.join("docs", "pages", "reference")):
         print(f"wrote {p}")

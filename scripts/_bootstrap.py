@@ -1,8 +1,9 @@
 """Create or reuse the project's virtual environment (.venv) and re-run inside it.
 
-Used by scripts/main.py, test.py, reproduce.py and bench_ab.py so that each works on a
-fresh machine with only python3: it makes .venv, pip-installs the package with its test
-and dask extras (again only when setup.cfg or pyproject.toml changed), then re-executes
+Used by scripts/main.py, test.py, reproduce.py, bench_ab.py and docs.py so that each works
+on a fresh machine with only python3: it makes .venv, pip-installs the package with its
+test, dask and docs extras (again only when setup.cfg or pyproject.toml changed; docs
+because a test builds the documentation site), then re-executes
 the calling script with the environment's interpreter. With ``FASTSWEEP_NO_VENV=1`` in
 the environment it does nothing: the script runs in the interpreter it was started with
 (the tests run the scripts so, in the environment the tests run in).
@@ -45,12 +46,12 @@ def ensure_venv(script: str) -> None:
         print(f"[setup] creating virtual environment {VENV}", flush=True)
         venv.EnvBuilder(with_pip=True).create(VENV)
     if not fresh:
-        print("[setup] installing fastsweep and its dependencies (pip install -e .[test,dask])",
+        print("[setup] installing fastsweep and its dependencies (pip install -e .[test,dask,docs])",
               flush=True)
         subprocess.run([str(_python()), "-m", "pip", "install", "--quiet", "--upgrade", "pip"],
                        check=True)
         subprocess.run([str(_python()), "-m", "pip", "install", "--quiet", "-e",
-                        f"{ROOT}[test,dask]"], check=True)
+                        f"{ROOT}[test,dask,docs]"], check=True)
         MARKER.write_text(_spec_hash())
     os.chdir(ROOT)
     os.execv(str(_python()), [str(_python()), script, *sys.argv[1:]])

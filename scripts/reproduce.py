@@ -3,8 +3,9 @@
 Each step runs one study or benchmark script (scripts/studies/, scripts/bench/) into its
 folder under results/, from scratch (what it would resume from is cleared first), and
 records when, where, with which command and in how long it ran (results/reproduce.json;
-each script also writes run.json into its folder); then the README's measured tables
-are re-rendered from the new results (scripts/studies/readme_tables.py --write). Before
+each script also writes run.json into its folder); then the measured tables of the README
+and of the site's pages are re-rendered from the new results
+(scripts/studies/readme_tables.py --write). Before
 anything runs, the plan is printed with each step's expected time (the last recorded
 run's, else a stated guess). ``--quick`` runs every step in its tiny size (seconds each)
 into out/reproduce-quick/ and leaves results/ and the README alone.

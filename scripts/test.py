@@ -9,7 +9,7 @@ for the whole suite; the two-minute target of issue 44 is not met).
 On two or more cores the suite runs in parallel (pytest-xdist, one worker per core,
 work-stealing), after the game kernels were compiled, or loaded from Numba's disk cache,
 in two processes at once: a cold compile takes minutes of one core for the exact family
-and as many for the others together (docs/DESIGN.md), and xdist's workers would
+and as many for the others together (docs/pages/design/), and xdist's workers would
 otherwise both compile the same kernels. Give ``-n 0`` (or any ``-n``) to choose yourself.
 """
 import os

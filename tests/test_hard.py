@@ -298,12 +298,13 @@ def test_cli_prints_both_layouts_and_the_drop(capsys):
 # ---------------------------------------------------------------- README
 
 def _readme_section():
+    """The "Hard boards" section of the site's guide page (once the README's)."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    with open(os.path.join(root, "README.md")) as f:
+    with open(os.path.join(root, "docs", "pages", "guide", "hard-boards.md")) as f:
         text = f.read()
-    start = text.index("### Hard boards")
-    # (to the next section of the same or a higher level; its own #### parts stay in)
-    return text[start:min(text.index(m, start) for m in ("\n## ", "\n### "))]
+    start = text.index("## Hard boards")
+    # (to the next section of the same level, "Chains of influence"; its own ### parts stay in)
+    return text[start:text.index("\n## ", start)]
 
 
 def test_readme_examples_run_and_the_cli_output_is_what_it_prints(capsys):
@@ -311,7 +312,7 @@ def test_readme_examples_run_and_the_cli_output_is_what_it_prints(capsys):
     blocks = re.findall(r"```python\n(.*?)```", sec, re.S)
     assert len(blocks) == 2
     for code in blocks:
-        exec(compile(code, "README.md (Hard boards)", "exec"), {})
+        exec(compile(code, "docs/pages/guide/hard-boards.md", "exec"), {})
     m = re.search(r"\(`\.venv/bin/fastsweep (hardboard [^`]*)`,.*?```\n(.*?)```", sec, re.S)
     capsys.readouterr()
     code, out, err = run_cli(capsys, *m.group(1).split())

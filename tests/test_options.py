@@ -205,16 +205,16 @@ def test_folder_without_prior_and_budget_still_resumes_and_loads(tmp_path):
 
 
 def test_reference_pages_are_rendered_from_the_code():
-    """docs/reference/*.md equal a fresh rendering (re-render with
-    ``python -m fastsweep.reference docs/reference`` after changing the table)."""
+    """docs/pages/reference/*.md equal a fresh rendering (re-render with
+    ``python -m fastsweep.reference docs/pages/reference`` after changing the table)."""
     import os
 
     from fastsweep import reference
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     for name, render in reference.PAGES.items():
-        with open(os.path.join(root, "docs", "reference", name), encoding="utf-8") as f:
-            assert f.read() == render(), f"docs/reference/{name} is stale"
+        with open(os.path.join(root, "docs", "pages", "reference", name), encoding="utf-8") as f:
+            assert f.read() == render(), f"docs/pages/reference/{name} is stale"
 
 
 def test_defaults_are_written_once():

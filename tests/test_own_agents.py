@@ -345,13 +345,17 @@ def test_the_lowest_probability_example_runs(capsys):
 
 
 def test_the_readme_section_runs(capsys):
+    """The examples of the site's "Your own agent" and "Gymnasium" pages (once the README's
+    "Your own agent" section) run and print what they say."""
     pytest.importorskip("gymnasium")
-    text = open(os.path.join(ROOT, "README.md")).read()
-    section = text[text.index("## Your own agent"):text.index("## Exact inference")]
-    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    guide = os.path.join(ROOT, "docs", "pages", "guide")
+    blocks = []
+    for page in ("own-agent.md", "gymnasium.md"):
+        text = open(os.path.join(guide, page)).read()
+        blocks += [(page, b) for b in re.findall(r"```python\n(.*?)```", text, re.S)]
     assert len(blocks) == 3
-    for code in blocks:
-        exec(compile(code, "README.md (Your own agent)", "exec"), {})
+    for page, code in blocks:
+        exec(compile(code, f"docs/pages/guide/{page}", "exec"), {})
     out = capsys.readouterr().out.split("\n")
     assert out[0].startswith("FirstHidden ") and 0 <= float(out[1]) <= 1
     assert out[2] == "(64, 9, 9)"

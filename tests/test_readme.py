@@ -1,4 +1,5 @@
-"""The README's measured numbers come from the committed results
+"""The measured numbers of the README and of the site's pages (docs/pages/) come from the
+committed results
 (scripts/studies/readme_tables.py, run as a subprocess: a script, not a module of the
 package)."""
 import os
@@ -22,18 +23,30 @@ def test_readme_tables_match_the_committed_results():
         r.stdout + r.stderr + "\nrun: python3 scripts/studies/readme_tables.py --write"
 
 
+def _documents():
+    """README.md and every page of the site: the files the script checks by default."""
+    found = [os.path.join(ROOT, "README.md")]
+    for folder, _, names in os.walk(os.path.join(ROOT, "docs", "pages")):
+        found += [os.path.join(folder, n) for n in names if n.endswith(".md")]
+    return found
+
+
 def test_a_changed_number_is_detected(tmp_path):
-    with open(os.path.join(ROOT, "README.md")) as f:
-        text = f.read()
+    texts = {}
+    for path in _documents():
+        with open(path) as f:
+            texts[path] = f.read()
+    everything = "\n".join(texts.values())
     for block in ("headline", "report", "engine", "inference-calls", "inference-games",
-                  "sweeps", "provenance"):
-        assert f"<!-- results:{block} -->" in text
+                  "sweeps", "provenance", "solver"):
+        assert f"<!-- results:{block} -->" in everything  # (on some page, or the README)
+    text = next(t for t in texts.values() if "<!-- results:headline -->" in t)
     # edit one number of the headline table: the check must name that block, --write must
     # undo it
     start = text.index("<!-- results:headline -->")
     first_row = next(ln for ln in text[start:].splitlines() if ln.startswith("| 0.1 |"))
     bad = text.replace(first_row, first_row.replace("| 0.1 |", "| 0.1 | 9.999 |", 1), 1)
-    p = tmp_path / "README.md"
+    p = tmp_path / "page.md"
     p.write_text(bad)
     r = _tables("--readme", str(p))
     assert (r.returncode, r.stdout.strip()) == (1, "differ: headline")

@@ -55,7 +55,7 @@ def _study_and_bench_scripts():
 
 def test_only_the_quick_start_entry_points_are_at_the_top():
     assert _rel(glob.glob(os.path.join(SCRIPTS, "*.py"))) == [
-        "_bootstrap.py", "bench_ab.py", "main.py", "reproduce.py", "test.py"]
+        "_bootstrap.py", "bench_ab.py", "docs.py", "main.py", "reproduce.py", "test.py"]
 
 
 @pytest.mark.parametrize("path", _rel(_study_and_bench_scripts()))

@@ -1,6 +1,7 @@
-"""The README's numbers, rendered from the committed results.
+"""The README's and the documentation's numbers, rendered from the committed results.
 
-Every table of measured numbers in README.md sits between two markers::
+Every table of measured numbers in README.md and in the documentation site's pages
+(docs/pages/**/*.md) sits between two markers::
 
     <!-- results:NAME -->
     ...
@@ -8,10 +9,12 @@ Every table of measured numbers in README.md sits between two markers::
 
 and is rendered here from the files under results/ (never typed by hand). ``check``
 (the default) lists the blocks that differ from what the committed results give (a test
-runs it, so a README number cannot drift from its data) and exits 1 if any does;
+runs it, so a documented number cannot drift from its data) and exits 1 if any does;
 ``--write`` rewrites them (scripts/reproduce.py does, after regenerating the results).
+A block's name says what it renders, wherever the block sits: the blocks move with their
+text from page to page.
 
-Usage: python3 scripts/studies/readme_tables.py [--write] [--readme README.md]
+Usage: python3 scripts/studies/readme_tables.py [--write] [--readme FILE ...]
 """
 from __future__ import annotations
 
@@ -30,6 +33,7 @@ from fastsweep.studies.solver_table import markdown as solver_markdown
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RES = os.path.join(ROOT, "results")
+PAGES = os.path.join(ROOT, "docs", "pages")
 LABEL = {("basic", False): "basic", ("inference", False): "inference",
          ("inference", True): "inference + total", ("probability", False): "probability",
          ("probability", True): "probability + total"}
@@ -54,6 +58,22 @@ def headline():
     head = (f"30x30 board, keep-going rules, {int(s.games.sum()):,} games, every point's 95% CI "
             f"half-width <= {s.ci_half.max():.4f} (`results/headline/summary.csv`).")
     return head + "\n\n" + _md(["density"] + cols, rows)
+
+
+def headline_prior():
+    """The probability agent without the total against basic, per density: where the 95%
+    CI of the paired difference lies below 0, above 0, or holds 0."""
+    p = pd.read_csv(os.path.join(RES, "headline", "pairs.csv"))
+    p = p[(p.agent_a == "basic") & ~p.mine_count_a.astype(bool)
+          & (p.agent_b == "probability") & ~p.mine_count_b.astype(bool)].sort_values("density")
+    def dens(rows):
+        return ", ".join(f"{d:g}" for d in rows.density) or "none"
+    below, above = p[p.ci_high < 0], p[p.ci_low > 0]
+    unsure = p[(p.ci_low <= 0) & (p.ci_high >= 0)]
+    return (f"In the committed run (`results/headline/pairs.csv`, paired differences, 95% "
+            f"CIs), `probability` without the total scores below `basic` at densities "
+            f"{dens(below)}; the two cannot be told apart at {dens(unsure)}; it scores above "
+            f"at the other {len(above)} densities.")
 
 
 def report():
@@ -193,7 +213,7 @@ def provenance():
     return _md(["results", "made on", "machine", "command", "took", "note"], rows)
 
 
-BLOCKS = {"headline": headline, "report": report, "engine": engine,
+BLOCKS = {"headline": headline, "headline-prior": headline_prior, "report": report, "engine": engine,
           "inference-calls": inference_calls, "inference-outcomes": inference_outcomes,
           "inference-games": inference_games, "hard-views": hard_views, "sweeps": sweeps,
           "provenance": provenance, **readme_reports.BLOCKS, **readme_noise.BLOCKS,
@@ -206,7 +226,7 @@ def render(text):
     def sub(m):
         name = m.group(2)
         if name not in BLOCKS:
-            raise KeyError(f"README block {name!r}: no renderer (known: {', '.join(BLOCKS)})")
+            raise KeyError(f"results block {name!r}: no renderer (known: {', '.join(BLOCKS)})")
         return m.group(1) + BLOCKS[name]() + m.group(4)
     return _RE.sub(sub, text)
 
@@ -215,30 +235,53 @@ def blocks(text):
     return {m.group(2): m.group(3) for m in _RE.finditer(text)}
 
 
-def check(readme=os.path.join(ROOT, "README.md")):
-    """Names of the README blocks whose numbers differ from the committed results."""
-    with open(readme) as f:
-        text = f.read()
-    new = blocks(render(text))
-    return [k for k, v in blocks(text).items() if new[k] != v]
+def documents():
+    """README.md and every page of the documentation site, in a fixed order."""
+    found = [os.path.join(ROOT, "README.md")]
+    for folder, dirs, names in os.walk(PAGES):
+        dirs.sort()
+        found += [os.path.join(folder, n) for n in sorted(names) if n.endswith(".md")]
+    return found
 
 
-def sync(readme=os.path.join(ROOT, "README.md")):
-    with open(readme) as f:
-        text = f.read()
-    out = render(text)
-    if out != text:
-        with open(readme, "w") as f:
-            f.write(out)
-    return [k for k, v in blocks(text).items() if blocks(out)[k] != v]
+def _files(readme):
+    if readme is None:
+        return documents()
+    return [readme] if isinstance(readme, str) else list(readme)
+
+
+def check(readme=None):
+    """Names of the blocks whose numbers differ from the committed results, in ``readme``
+    (a file or a list of files; default: README.md and every page of the site)."""
+    differ = []
+    for path in _files(readme):
+        with open(path) as f:
+            text = f.read()
+        new = blocks(render(text))
+        differ += [k for k, v in blocks(text).items() if new[k] != v]
+    return differ
+
+
+def sync(readme=None):
+    changed = []
+    for path in _files(readme):
+        with open(path) as f:
+            text = f.read()
+        out = render(text)
+        if out != text:
+            with open(path, "w") as f:
+                f.write(out)
+        changed += [k for k, v in blocks(text).items() if blocks(out)[k] != v]
+    return changed
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--write", action="store_true",
                     help="rewrite the blocks that differ (default: only list them)")
-    ap.add_argument("--readme", default=os.path.join(ROOT, "README.md"),
-                    help="the README to check or rewrite (default: the checkout's)")
+    ap.add_argument("--readme", action="append", default=None, metavar="FILE",
+                    help="a file to check or rewrite (repeatable; default: the checkout's "
+                         "README.md and every page under docs/pages/)")
     a = ap.parse_args(argv)
     changed = sync(a.readme) if a.write else check(a.readme)
     print(("rewrote: " if a.write else "differ: ") + (", ".join(changed) or "none"))
