@@ -49,6 +49,8 @@ STEPS = {
     "solver-bench": ("bench/bench_solver.py", [], ["--games", "3000", "--repeats", "5"],
                      "bench_solver", (4, 0.1)),
     "own-agents": ("bench/own_agents.py", [], [], "own_agents", (3, 0.3)),
+    # issue 47's targets: A/B against the engine before it (compiles that engine too)
+    "targets": ("bench/bench_targets.py", [], [], "bench_targets", (25, 1.5)),
     # (Jumanji's side needs its own venv first: python3 scripts/bench/gym_speed.py --setup)
     "gym": ("bench/gym_speed.py", [], [], "gym_speed", (2, 0.1)),
 }

@@ -72,7 +72,8 @@ def test_every_study_and_benchmark_has_a_tiny_run_in_the_tests():
     import test_scripts
 
     others = [getattr(c, "values", c) for c in test_scripts.OTHERS]  # (pytest.param too)
-    tested = {c[0] for c in test_scripts.CASES} | {c[0] for c in others}
+    cases = [getattr(c, "values", c) for c in test_scripts.CASES]
+    tested = {c[0] for c in cases} | {c[0] for c in others}
     assert set(_rel(_study_and_bench_scripts())) | {"bench_ab.py"} <= tested
 
 

@@ -76,6 +76,30 @@ def headline_prior():
             f"at the other {len(above)} densities.")
 
 
+def bench_targets():
+    """Issue 47's targets (scripts/bench/bench_targets.py): the A/B rows and their run."""
+    path = os.path.join(RES, "bench_targets", "bench_targets.csv")
+    if not os.path.exists(path):
+        return "(no record yet: run `python3 scripts/reproduce.py`)"
+    t = pd.read_csv(path)
+    with open(os.path.join(RES, "bench_targets", "run.json")) as f:
+        run = json.load(f)
+    rows = []
+    for r in t.itertuples():
+        if r.old_ms == r.old_ms and str(r.old_ms) != "":
+            what = (f"{float(r.old_ms):,.1f} -> {float(r.new_ms):,.1f} ms a game, "
+                    f"x{1 / r.ratio:.1f} ({1 / r.ratio_max:.1f}-{1 / r.ratio_min:.1f})")
+        else:
+            what = f"{r.ratio:.3f} ({r.ratio_min:.3f}-{r.ratio_max:.3f})"
+        same = {True: "yes", False: "NO", "True": "yes", "False": "NO"}.get(r.identical,
+                                                                          "(two agents)")
+        rows.append([r.target, f"{r.board} {r.rules}", what, same, r.goal])
+    head = (f"{run.get('date', '?')}, {run.get('machine', '?')}, "
+            f"`{run.get('command', '?')}` against {run.get('rev', '?')}:")
+    return head + "\n\n" + _md(["agent", "board", "measured", "identical games", "target"],
+                                rows)
+
+
 def report():
     t = pd.read_csv(os.path.join(RES, "report_table", "report_table.csv"))
     order = [("inference", True), ("inference", False), ("probability", True),
@@ -213,7 +237,7 @@ def provenance():
     return _md(["results", "made on", "machine", "command", "took", "note"], rows)
 
 
-BLOCKS = {"headline": headline, "headline-prior": headline_prior, "report": report, "engine": engine,
+BLOCKS = {"headline": headline, "headline-prior": headline_prior, "bench-targets": bench_targets, "report": report, "engine": engine,
           "inference-calls": inference_calls, "inference-outcomes": inference_outcomes,
           "inference-games": inference_games, "hard-views": hard_views, "sweeps": sweeps,
           "provenance": provenance, **readme_reports.BLOCKS, **readme_noise.BLOCKS,
