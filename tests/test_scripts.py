@@ -86,7 +86,7 @@ def _run(script, args):
     return r.stdout
 
 
-@pytest.mark.parametrize("script, args, files", CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize("script, args, files", CASES, ids=[getattr(c, "values", c)[0] for c in CASES])
 def test_script_runs_in_its_tiny_mode(tmp_path, script, args, files):
     out = tmp_path / "out"
     _run(script, [*args, "--out", str(out)])
@@ -118,7 +118,7 @@ def test_main_runs_the_headline_study_and_records_its_own_command(tmp_path):
 
 def test_reproduce_lists_its_plan():
     text = _run("reproduce.py", ["--list"])
-    assert "reproduce: 17 step(s) into results/" in text
+    assert "reproduce: 18 step(s) into results/" in text
     assert "solver-bench     -> results/bench_solver/" in text
 
 
