@@ -47,7 +47,8 @@ def _ms(seconds):
 
 
 def _solver():
-    """(rows by agent: "ms (ratio range x)", the run's provenance), Expert with the total."""
+    """Expert with the total, default settings: ({agent: "ms (ratio range x)"}, the run's
+    provenance, the number of repeats, {agent: games a repeat})."""
     folder = os.path.join(RES, "bench_solver")
     b = pd.read_csv(os.path.join(folder, "bench_solver.csv"))
     b = b[b.setting == "default"]
@@ -64,8 +65,8 @@ def _solver():
 
 
 def _range(g):
-    lo, hi = g.seconds_per_game.idxmin(), g.seconds_per_game.idxmax()
-    return (f"{_ms(g.seconds_per_game[lo])}-{_ms(g.seconds_per_game[hi])} "
+    """The fewest and most ms a game over a board's densities, and those densities."""
+    return (f"{_ms(g.seconds_per_game.min())}-{_ms(g.seconds_per_game.max())} "
             f"({g.density.min():g}-{g.density.max():g})")
 
 
@@ -87,11 +88,12 @@ def agent_speed():
                       & (d.width == w)]
                 r.append(_ms(x.seconds_per_game.iloc[0]) if len(x) else "")
             x = c[(c.agent == agent) & (c.options == opts)]
-            r.append(_range(x.reset_index(drop=True)) if len(x) else "")
+            r.append(_range(x) if len(x) else "")
             r.append(solver.get(agent, "") if not opts else "")
             rows.append(r)
     dg = d.groupby("agent").games.min()
     few = ", ".join(f"`{a}` {int(n):,}" for a, n in dg.items() if n != dg.max())
+    few = f" ({few})" if few else ""
     note = f" ({rep['note']})" if rep.get("note") else ""
     per = ", ".join(f"`{a}` {n:,}" for a, n in games.items())
     table = _md(["agent", "9x9/10", "16x16/40", "30x30/185", "20x20 keep-going (densities)",
@@ -99,7 +101,7 @@ def agent_speed():
     return (
         "Milliseconds a game on one core:\n\n" + table + "\n\n"
         "* 9x9/10, 16x16/40, 30x30/185: classic rules, first cell (0,0), no mine total, "
-        f"{int(dg.max()):,} games a board ({few}); `results/reports/dhurandhar.csv`.\n"
+        f"{int(dg.max()):,} games a board{few}; `results/reports/dhurandhar.csv`.\n"
         "* 20x20: keep-going, no mine total, the fewest and the most over the densities "
         "played (in brackets); `results/reports/cs440.csv`.\n"
         f"* Both made {rep['date']}, {rep['machine']}, `{rep['command']}`{note}.\n"
