@@ -38,7 +38,7 @@ def test_a_changed_number_is_detected(tmp_path):
             texts[path] = f.read()
     everything = "\n".join(texts.values())
     for block in ("headline", "report", "engine", "inference-calls", "inference-games",
-                  "sweeps", "provenance", "solver"):
+                  "sweeps", "provenance", "solver", "agent-speed"):
         assert f"<!-- results:{block} -->" in everything  # (on some page, or the README)
     text = next(t for t in texts.values() if "<!-- results:headline -->" in t)
     # edit one number of the headline table: the check must name that block, --write must
