@@ -174,8 +174,8 @@ def risk_scores(S, mine_count, prior, budget, rules, score, pmine, shortcut=True
     # unused with the basic rules)
     dbase = ded_base(S, qd)
     out = np.zeros((n, OUT_MINE + 1), np.float64)
-    # complete deduction: the cells decided after each value of a cell that is not
-    # isolated, counted with its outcome row (whatif_joint; -2: not counted there)
+    # complete deduction: the cells decided after each value of a cell (not isolated,
+    # or with the total), counted with its outcome row (whatif_joint; -2: not there)
     dec = np.full((n, OUT_MINE + 1, 2), -2, np.int64)
     qp = query(mine_count, prior, budget, True)
     if rules == RULES_BASIC:
@@ -216,7 +216,9 @@ def risk_scores(S, mine_count, prior, budget, rules, score, pmine, shortcut=True
             pv = out[c, v]
             if pv <= 0.0:
                 continue
-            d = iso_d[key, v] if key >= 0 else dec[c, v, 0]
+            d = dec[c, v, 0]
+            if d == -2 and key >= 0:
+                d = iso_d[key, v]
             if d == -2:
                 d = _decided_after(S, c, v, qd, rules, scratch, dbase, local)
                 if key >= 0:

@@ -15,8 +15,9 @@ and the binomial of the unconstrained cells with it. Positions with soft clues o
 approximated component take the whole analysis per what-if (:func:`outcome_table`).
 Isolated cells (``whatif_iso.iso_key``: with their hidden neighbours they touch no
 clue) of a class have the same what-ifs: counted once per class. The pieces of a local
-what-if (:func:`touch`, :func:`clue_set`, :func:`set_frontier`, :func:`sub_logw`) are
-shared with ``whatif_joint.py``, which also gives the what-ifs' deductions.
+what-if (:func:`touch`, :func:`clue_set`, :func:`set_frontier`, :func:`rest_part`,
+:func:`sub_logw`) are shared with ``whatif_joint.py``, which also gives the what-ifs'
+deductions.
 """
 import math
 
@@ -123,10 +124,18 @@ def _tilt(q, mleft, hid):
 @njit(cache=True)
 def _count(fr, x, tilt, budget, method):
     """Forward-count every component of ``fr``: (status, approximated, Comps)."""
+    status, approx, cd, cm = count_cd(fr, x, tilt, budget, method)
+    return status, approx, cm
+
+
+@njit(cache=True)
+def count_cd(fr, x, tilt, budget, method):
+    """:func:`_count` and its DP storage: (status, approximated, Counted, Comps), as
+    ``count.analyse_frontier`` counts before its backward passes."""
     status, approx, cd, cm = _count_components(fr, x, tilt[1], budget, method)
     if status == ST_OK:
         _component_weights(fr, cm, cd, tilt[1], np.empty(max(fr.nbox, 1)))
-    return status, approx, cm
+    return status, approx, cd, cm
 
 
 @njit(cache=True)
@@ -206,37 +215,49 @@ def set_frontier(S, clues, j):
 
 
 @njit(cache=True)
-def sub_logw(S, base, touched, counted):
-    """:func:`whatif_logw` once the clue set's frontier is counted (``counted`` = its
-    ``_count``: status, approximated, Comps): the untouched components' weights put
-    back (``S``: the what-if knowledge, for the unconstrained cells and mines left)."""
+def rest_part(base, touched):
+    """The untouched components' share of :func:`sub_logw`: (their cells, their summed
+    log weights without the total, their convolution by mine count (values, scale) with
+    it). The same for every value of one cell: counted once per cell (the same sums in
+    the same order, so the same floats)."""
     fr, comp, clen, weights, x, tilt, budget = base
     vals, voff, scales = weights
+    fc = 0
+    for i in range(fr.ncomp):
+        if not touched[i]:
+            fc += clen[i]
+    lw = 0.0
+    acc = np.ones(1)
+    sa = 0.0
+    for i in range(fr.ncomp):
+        if not touched[i]:
+            if not tilt[4]:
+                lw += scales[i]
+            else:
+                acc, sa = _conv(acc, sa, vals[voff[i]:voff[i + 1]], scales[i])
+    return fc, lw, acc, sa
+
+
+@njit(cache=True)
+def sub_logw(S, base, rest, counted):
+    """:func:`whatif_logw` once the clue set's frontier is counted (``counted`` = its
+    ``_count``: status, approximated, Comps): the untouched components' weights
+    (``rest``: :func:`rest_part`) put back (``S``: the what-if knowledge, for the
+    unconstrained cells and mines left)."""
+    tilt = base[5]
     status, approx, cm = counted
     if status != ST_OK:
         return -np.inf
     if approx > 0:
         return np.nan
+    fc, lw, acc, sa = rest
     nsub = cm.woff.shape[0] - 1  # the clue set's components
-    fc = 0
-    for i in range(fr.ncomp):
-        if not touched[i]:
-            fc += clen[i]
     for i in range(nsub):
         fc += cm.clen[i]
     if not tilt[4]:
-        lw = 0.0
-        for i in range(fr.ncomp):
-            if not touched[i]:
-                lw += scales[i]
         for i in range(nsub):
             lw += _comp_log(cm, i, tilt)[1]
         return lw
-    acc = np.ones(1)
-    sa = 0.0
-    for i in range(fr.ncomp):
-        if not touched[i]:
-            acc, sa = _conv(acc, sa, vals[voff[i]:voff[i + 1]], scales[i])
     for i in range(nsub):
         vv, ss = _comp_log(cm, i, tilt)
         acc, sa = _conv(acc, sa, vv, ss)
@@ -259,7 +280,8 @@ def whatif_logw(S, q, base, c, v, touched):
     lw = -np.inf
     if ok:
         sub = set_frontier(S, clues, j)
-        lw = sub_logw(S, base, touched, _count(sub, x, tilt, budget, q.method))
+        counted = _count(sub, x, tilt, budget, q.method)
+        lw = sub_logw(S, base, rest_part(base, touched), counted)
     restore_knowledge(S, buf)
     return lw
 

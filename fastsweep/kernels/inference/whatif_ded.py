@@ -33,6 +33,7 @@ from ..engine.actions import observe, observe_mine, restore_knowledge, save_know
 from ..engine.env import hidden_left, mines_left_known, ncells
 from ..engine.layout import C_P, K
 from ..jit import njit
+from .combine import marginals_free
 from .count import DEFAULT_BUDGET, ST_OK, analyse, analyse_frontier, total_free
 from .frontier import CB_C, CB_COMP, CB_DED, CB_SIZE, frontier
 from .whatif import clue_set, set_frontier, touch
@@ -45,7 +46,8 @@ MINE = 9  # the outcome "the cell is a mine" (as whatif.OUT_MINE); 0..8: shows t
 #: cells it decides (``dec``) and proves safe (``safe``); the query's counting arguments
 #: (the prior the no-total count uses, the budget, the method) and whether the total is
 #: used (``told``).
-DedBase = namedtuple("DedBase", "ok fr comp kmin kmax clen dec safe prior budget method told")
+DedBase = namedtuple("DedBase",
+                     "ok fr comp kmin kmax clen dec safe prior budget method told")
 
 
 @njit(cache=True)
@@ -114,31 +116,28 @@ def ded_base(S, q):
 
 
 @njit(cache=True)
-def decided_sub(S, base, touched, sub):
-    """(decided, safe) of a what-if from its clue set's frontier ``sub`` (``S``: the
-    what-if knowledge; ``touched``: the base's components it re-counts; see
-    ``whatif.clue_set``, whose set is the touched components' clues and c's with hidden
-    neighbours left, as in the whole frontier): the untouched components' counts are the
-    base's. (-1, -1) as the whole analysis's failure, (-2, -2) when the whole analysis
-    must decide (the total may matter, or an approximation)."""
-    fr = base.fr
-    cinfo = np.zeros((max(sub.ncomp, 1), 3), np.int64)
-    a = analyse_frontier(S, sub, False, base.prior, base.budget, cinfo, base.method)
-    if a.status != ST_OK:
-        return -1, -1  # a re-counted component has no layout: so has the whole frontier
-    if a.approx > 0:
-        # the whole analysis fails too without the total; with it, it counts again
-        return (-2, -2) if base.told else (-1, -1)
+def _part(sub, srange):
+    """What the clue set's frontier ``sub`` adds, once analysed without the total (its
+    box deductions in ``CB_DED``; ``srange``: its fewest / most mines): (cells decided,
+    proved safe, its cells, fewest, most mines)."""
     clen, dec, safe = _tally(sub, sub.ncomp)
     d = 0
     sd = 0
     fc = 0
-    smin = a.smin
-    smax = a.smax
     for i in range(sub.ncomp):
         d += dec[i]
         sd += safe[i]
         fc += clen[i]
+    return d, sd, fc, srange[0], srange[1]
+
+
+@njit(cache=True)
+def _finish(S, base, touched, part):
+    """(decided, safe) of a what-if: the re-counted components' ``part`` (:func:`_part`)
+    and the untouched components' counts, the base's; (-2, -2) when the total may
+    decide (``S``: the what-if knowledge)."""
+    fr = base.fr
+    d, sd, fc, smin, smax = part
     for i in range(fr.ncomp):
         if not touched[i]:
             d += base.dec[i]
@@ -149,6 +148,51 @@ def decided_sub(S, base, touched, sub):
     if base.told and not total_free(smin, smax, hidden_left(S) - fc, mines_left_known(S)):
         return -2, -2
     return d, sd
+
+
+@njit(cache=True)
+def decided_sub(S, base, touched, sub):
+    """(decided, safe) of a what-if from its clue set's frontier ``sub`` (``S``: the
+    what-if knowledge; ``touched``: the base's components it re-counts; see
+    ``whatif.clue_set``, whose set is the touched components' clues and c's with hidden
+    neighbours left, as in the whole frontier). (-1, -1) as the whole analysis's
+    failure, (-2, -2) when the whole analysis must decide (the total may matter, or an
+    approximation)."""
+    cinfo = np.zeros((max(sub.ncomp, 1), 3), np.int64)
+    a = analyse_frontier(S, sub, False, base.prior, base.budget, cinfo, base.method)
+    if a.status != ST_OK:
+        return -1, -1  # a re-counted component has no layout: so has the whole frontier
+    if a.approx > 0:
+        # the whole analysis fails too without the total; with it, it counts again
+        return (-2, -2) if base.told else (-1, -1)
+    return _finish(S, base, touched, _part(sub, (a.smin, a.smax)))
+
+
+@njit(cache=True)
+def decided_counted(S, base, touched, sub, counted, tilt):
+    """:func:`decided_sub` on counts already made (``counted``: ``whatif.count_cd`` of
+    ``sub`` with ``tilt`` = (x, log odds of the prior, by mine count), the very counts
+    ``count.analyse_frontier`` makes without the total: the caller checks that its x and
+    keying are the same); the rest of that analysis (its backward passes) runs here."""
+    status, approx, cd, cm = counted
+    if status != ST_OK:
+        return -1, -1
+    if approx > 0:
+        return (-2, -2) if base.told else (-1, -1)
+    for b in range(sub.nbox):  # (as analyse_frontier: every box is decided afresh)
+        sub.box[b, CB_DED] = 0
+    smin = 0
+    smax = 0
+    for i in range(sub.ncomp):
+        smin += cm.kmin[i]
+        smax += cm.kmax[i]
+    cinfo = np.zeros((max(sub.ncomp, 1), 3), np.int64)
+    status, more = marginals_free(sub, cm, cd, tilt, np.empty(max(sub.nbox, 1)), cinfo)
+    if status != ST_OK:
+        return -1, -1
+    if more > 0:
+        return (-2, -2) if base.told else (-1, -1)
+    return _finish(S, base, touched, _part(sub, (smin, smax)))
 
 
 @njit(cache=True)
@@ -166,7 +210,11 @@ def decided_after(S, q, base, c, v, touched, buf):
     else:
         observe(S, c, v)
     d, sd = -2, -2
-    if base.ok:
+    if base.ok and v == MINE and base.comp[c] < 0:
+        # a mine touching no clue changes no component: nothing to count again
+        touched[:] = 0
+        d, sd = _finish(S, base, touched, (0, 0, 0, 0, 0))
+    elif base.ok:
         touch(S, base.comp, c, v == MINE, touched)
         # (a clue of the set left without hidden neighbours is left out, as in the
         # whole frontier: the whole analysis does not check it either)

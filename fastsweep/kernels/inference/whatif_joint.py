@@ -1,14 +1,19 @@
 """Outcome rows and deductions of the what-ifs in one pass (the ``risk`` agent's).
 
 For each hidden cell c, ``whatif.outcome_table``'s row (P(c is a mine), P(c is safe and
-shows v)) and, for each value v of positive probability at a cell that is not isolated,
-the hidden cells complete deduction decides once c shows v (as ``whatif_ded``).
+shows v)) and, for each value v of positive probability at a cell that is not isolated
+(isolated too with the total: once per class), the hidden cells complete deduction
+decides once c shows v (as ``whatif_ded``).
 
 Why one pass: the what-ifs of one cell's values share their clue set (the components c
 touches and c's own clue; only c's value differs), so its frontier is built once per
-cell, each value patches c's constraint (``CK_VAL``: nothing else in the frontier
-depends on it) and both the weight (``whatif.sub_logw``) and the deduction
-(``whatif_ded.decided_sub``) of that value are counted on it. The counts and sums are
+cell (and the untouched components' share of the weight, ``whatif.rest_part``), each
+value patches c's constraint (``CK_VAL``: nothing else in the frontier depends on it)
+and both the weight (``whatif.sub_logw``) and the deduction of that value are counted on
+it. Without the total, when the weight's count is bit for bit the count the deduction's
+analysis makes (:func:`shared_tilt`: always with the default prior 0.5), one count
+serves both (``whatif_ded.decided_counted`` runs only its backward passes); else the
+deduction is counted apart (``whatif_ded.decided_sub``). The counts and sums are
 ``outcome_table``'s own, in the same order (the same floats), and the deductions the
 whole analysis's (the same integers).
 """
@@ -21,29 +26,45 @@ from ..engine.env import nb_hidden, nb_mines, ncells
 from ..engine.env import status as cell_status
 from ..engine.layout import C_P, F_AUX, HIDDEN, K, REVEALED
 from ..jit import njit
-from .count import ST_OK, Query
+from .count import LOG_ODDS_TILT, ST_OK, Query
 from .frontier import CK_VAL
 from .results import cell_results
 from .whatif import (
-    OUT_MINE, _count, base_counts, base_logw, clue_set, outcomes_local, outcomes_whole,
+    OUT_MINE, base_counts, base_logw, clue_set, count_cd, outcomes_whole, rest_part,
     set_frontier, sub_logw, touch, value_range,
 )
-from .whatif_ded import decided_sub, whole_counts
+from .whatif_ded import decided_counted, decided_sub, whole_counts
 from .whatif_iso import N_KEYS, iso_key
 
 
 @njit(cache=True)
+def shared_tilt(q, base, dbase):
+    """(share, tilt): whether a what-if's weight count (``base``'s x and keying) is the
+    very count ``count.analyse_frontier`` makes for its deduction (without the total:
+    the same x, bit for bit, and keying; with the total the deduction counts without it,
+    the weights with it), and that analysis's tilt (x, log odds, by mine count)."""
+    x, tilt = base[4], base[5]
+    lodds = math.log(dbase.prior) - math.log1p(-dbase.prior)  # as analyse_frontier
+    by_mines = abs(lodds) > LOG_ODDS_TILT
+    xd = 1.0 if by_mines else dbase.prior / (1.0 - dbase.prior)
+    share = dbase.ok and not q.mine_count and xd == x and by_mines == tilt[1]
+    return share, (xd, lodds, by_mines)
+
+
+@njit(cache=True)
 def cell_joint(S, q, base, logw, dbase, c, row, drow, scratch):
-    """``whatif.outcomes_local``'s row of hidden cell ``c`` (not isolated) into ``row``,
-    and ``drow[v]`` = (cells decided, proved safe) once c shows v, for each v with
-    ``row[v]`` > 0 (``dbase``: ``whatif_ded.ded_base``). Returns the what-ifs whose
-    weight had to be approximated (their entries left 0)."""
+    """``whatif.outcomes_local``'s row of hidden cell ``c`` into ``row`` (the same
+    floats), and, unless ``drow`` is empty, ``drow[v]`` = (cells decided, proved safe)
+    once c shows v, for each v with ``row[v]`` > 0 (``dbase``: ``whatif_ded.ded_base``).
+    Returns the what-ifs whose weight had to be approximated (their entries left 0)."""
     fr, comp, clen, weights, x, tilt, budget = base
     touched, buf = scratch
     safe_factor = 0.0 if q.mine_count else math.log1p(-q.prior)
+    share, dtilt = shared_tilt(q, base, dbase)
     lo, hi = value_range(S, c)
     km = nb_mines(S, c)
     touch(S, comp, c, False, touched)
+    rest = rest_part(base, touched)  # (the same for every value)
     save_knowledge(S, buf)
     observe(S, c, lo)
     # ok: every other clue of the set is satisfied (c is at lo = its known mines)
@@ -55,16 +76,22 @@ def cell_joint(S, q, base, logw, dbase, c, row, drow, scratch):
     for v in range(lo, hi + 1):
         if kc >= 0:
             sub.con[kc, CK_VAL] = v - km  # as observing v: its value less known mines
-        lw = -np.inf
-        if ok and (has_c or v == km):  # (without hidden neighbours c must show km)
-            lw = sub_logw(S, base, touched, _count(sub, x, tilt, budget, q.method))
+        if not (ok and (has_c or v == km)):  # (without hidden neighbours c shows km)
+            row[v] = math.exp(-np.inf - logw + safe_factor)  # no layout (as outcomes_local)
+            continue
+        counted = count_cd(sub, x, tilt, budget, q.method)
+        lw = sub_logw(S, base, rest, (counted[0], counted[1], counted[3]))
         if math.isnan(lw):
             approx += 1
             continue
         row[v] = math.exp(lw - logw + safe_factor)
-        if row[v] <= 0.0:
+        if row[v] <= 0.0 or drow.shape[0] == 0:
             continue
-        d, sd = decided_sub(S, dbase, touched, sub) if dbase.ok else (-2, -2)
+        d, sd = -2, -2
+        if share:  # the weight's count is the deduction's: its backward passes only
+            d, sd = decided_counted(S, dbase, touched, sub, counted, dtilt)
+        elif dbase.ok:
+            d, sd = decided_sub(S, dbase, touched, sub)
         if d == -2:  # the whole analysis of the what-if: observe v itself
             restore_knowledge(S, buf)
             observe(S, c, v)
@@ -87,9 +114,10 @@ def deduction_query(q):
 def outcomes_decided(S, q, out, dec, dbase):
     """``whatif.outcome_table(S, q, out)`` (the same floats) and ``dec[c, v]`` = (cells
     decided, proved safe) by complete deduction once hidden cell c shows v, for the cells
-    that are not isolated and the values with ``out[c, v]`` > 0 (-2 elsewhere: not
-    counted here). ``dbase``: ``whatif_ded.ded_base(S, deduction_query(q))``. Returns
-    (status, approximated, quality) as ``outcome_table``."""
+    that are not isolated (all, with the total) and the values with ``out[c, v]`` > 0
+    (-2 elsewhere: not counted here). ``dbase``: ``whatif_ded.ded_base`` of ``S`` and
+    :func:`deduction_query` of ``q``. Returns (status, approximated, quality) as
+    ``outcome_table``."""
     q = Query(q.mine_count, q.prior, q.budget, True, q.method, q.soft)
     n = ncells(S)
     prob = np.zeros(n, np.float64)
@@ -122,13 +150,17 @@ def outcomes_decided(S, q, out, dec, dbase):
             approx += outcomes_whole(S, q, logw, c, out[c])
             continue
         k = iso_key(S, c)
-        if k >= 0 and rep[k] >= 0:
+        if k >= 0 and rep[k] >= 0:  # (its deductions are its class's too)
             out[c, :OUT_MINE] = out[rep[k], :OUT_MINE]
+            dec[c, :OUT_MINE] = dec[rep[k], :OUT_MINE]
             approx += rep_approx[k]
-        elif k >= 0:
+            continue
+        # an isolated cell's deductions: only with the total (without it, risk's
+        # formula), once per class
+        drow = dec[c] if k < 0 or q.mine_count else dec[c, :0]
+        a = cell_joint(S, q, base, logw, dbase, c, out[c], drow, scratch)
+        approx += a
+        if k >= 0:
             rep[k] = c
-            rep_approx[k] = outcomes_local(S, q, base, logw, c, out[c])
-            approx += rep_approx[k]
-        else:
-            approx += cell_joint(S, q, base, logw, dbase, c, out[c], dec[c], scratch)
+            rep_approx[k] = a
     return status, approx, quality
