@@ -12,58 +12,17 @@ import numpy as np
 import pytest
 
 import naive
-from fastsweep.kernels.engine.actions import (
-    observe, observe_mine, restore_knowledge, save_knowledge,
-)
-from fastsweep.kernels.engine.env import ncells, status
-from fastsweep.kernels.engine.layout import HIDDEN
-from fastsweep.kernels.inference.count import query
-from fastsweep.kernels.inference.whatif import outcome_table, value_range
-from fastsweep.kernels.inference.whatif_ded import (
-    MINE, ded_base, ded_scratch, decided_after, whole_counts,
-)
-from fastsweep.kernels.inference.whatif_joint import outcomes_decided
-from fastsweep.kernels.jit import njit
+from fastsweep.kernels.inference.whatif_ded import MINE
+from fastsweep.kernels.inference.whatif_joint import whatif_routes
 from fastsweep.studies.positions import random_view
 from views import state_of
 
 
-@njit(cache=True)
-def _both(S, told, prior, got, want, joint, out, ref):
-    """For each hidden cell c and outcome v (0..8 within c's value range, MINE):
-    ``got[c, v]`` = (decided, safe, whole analysis taken) by ``decided_after``,
-    ``want[c, v]`` = (decided, safe) by a whole analysis of the what-if (-9: not asked);
-    ``joint`` and ``out``: ``outcomes_decided``'s (one count for a value's weight and
-    deduction at the prior 0.5, apart at 0.3), ``ref``: ``outcome_table``'s."""
-    q = query(told, prior, 0, False)
-    base = ded_base(S, q)
-    touched, buf = ded_scratch(S, base)
-    outcome_table(S, query(told, prior, 0, True), ref, True)
-    outcomes_decided(S, query(told, prior, 0, True), out, joint, base)
-    got[:] = -9
-    want[:] = -9
-    for c in range(ncells(S)):
-        if status(S, c) != HIDDEN:
-            continue
-        lo, hi = value_range(S, c)
-        for v in range(10):
-            if v != MINE and not lo <= v <= hi:
-                continue
-            d, sd, whole = decided_after(S, q, base, c, v, touched, buf)
-            got[c, v, 0], got[c, v, 1], got[c, v, 2] = d, sd, whole
-            save_knowledge(S, buf)
-            if v == MINE:
-                observe_mine(S, c)
-            else:
-                observe(S, c, v)
-            want[c, v, 0], want[c, v, 1] = whole_counts(S, q)
-            restore_knowledge(S, buf)
-    return base.ok
-
-
 def check(view, mines, prior):
-    """Run :func:`_both` on ``view`` (``mines`` < 0: not told); assert local == whole.
-    Returns (got, ok)."""
+    """``whatif_joint.whatif_routes`` on ``view`` (``mines`` < 0: not told; one count for
+    a value's weight and deduction at the prior 0.5, apart at 0.3): assert the local
+    deductions equal the whole analyses, and the joint pass outcome_table. Returns
+    (got, ok)."""
     h, w = view.shape
     S = state_of(view, mines=mines)
     got = np.zeros((h * w, 10, 3), np.int64)
@@ -71,7 +30,7 @@ def check(view, mines, prior):
     joint = np.zeros((h * w, 10, 2), np.int64)
     out = np.zeros((h * w, 10))
     ref = np.zeros((h * w, 10))
-    ok = _both(S, mines >= 0, prior, got, want, joint, out, ref)
+    ok = whatif_routes(S, mines >= 0, prior, got, want, joint, out, ref)
     bad = np.argwhere((got[..., :2] != want).any(axis=2))
     assert len(bad) == 0, (view, mines, bad[:5], got[tuple(bad[0])], want[tuple(bad[0])])
     # the joint pass: outcome_table's floats bit for bit, and the same deductions

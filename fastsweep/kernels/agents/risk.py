@@ -202,7 +202,9 @@ def risk_scores(S, mine_count, prior, budget, rules, score, pmine, shortcut=True
         pmine[c] = p
         if shortcut and not mine_count and isolated(S, c):
             if base < 0:  # once: what the position decides already (none in the agent)
-                base = _decided(S, qd, rules, mark, queue)
+                # (complete deduction without the total: the components' own, if exact)
+                base = dbase.dec.sum() if rules != RULES_BASIC and dbase.ok else \
+                    _decided(S, qd, rules, mark, queue)
                 if base < 0:
                     return False
             km = nb_mines(S, c)
