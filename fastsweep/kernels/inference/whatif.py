@@ -43,6 +43,13 @@ OUT_MINE = 9  # column of "the cell is a mine"; columns 0..8: safe and shows tha
 
 
 @njit(cache=True)
+def _free_log(cm, i, l1mp):
+    """:func:`_comp_log`'s scale without the total, counted unkeyed (no array made)."""
+    w = cm.wv[cm.woff[i]]
+    return (math.log(w) if w > 0.0 else -np.inf) + cm.lsc[i] + cm.clen[i] * l1mp
+
+
+@njit(cache=True)
 def _comp_log(cm, i, tilt):
     """Component ``i``'s weight as (values by mine count, log scale): the true weight of
     its layouts with k mines is values[k] x exp(scale). ``tilt`` = (log of the tilt
@@ -52,8 +59,7 @@ def _comp_log(cm, i, tilt):
     lx, keyed, lodds, l1mp, mine_count = tilt
     wo = cm.woff[i]
     if not keyed:
-        w = cm.wv[wo]
-        return np.ones(1), (math.log(w) if w > 0.0 else -np.inf) + cm.lsc[i] + cm.clen[i] * l1mp
+        return np.ones(1), _free_log(cm, i, l1mp)
     kl = cm.clen[i] + 1
     lv = np.full(kl, -np.inf)
     top = -np.inf
@@ -256,7 +262,7 @@ def sub_logw(S, base, rest, counted):
         fc += cm.clen[i]
     if not tilt[4]:
         for i in range(nsub):
-            lw += _comp_log(cm, i, tilt)[1]
+            lw += _comp_log(cm, i, tilt)[1] if tilt[1] else _free_log(cm, i, tilt[3])
         return lw
     for i in range(nsub):
         vv, ss = _comp_log(cm, i, tilt)

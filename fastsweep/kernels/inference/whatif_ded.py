@@ -120,14 +120,16 @@ def _part(sub, srange):
     """What the clue set's frontier ``sub`` adds, once analysed without the total (its
     box deductions in ``CB_DED``; ``srange``: its fewest / most mines): (cells decided,
     proved safe, its cells, fewest, most mines)."""
-    clen, dec, safe = _tally(sub, sub.ncomp)
     d = 0
     sd = 0
     fc = 0
-    for i in range(sub.ncomp):
-        d += dec[i]
-        sd += safe[i]
-        fc += clen[i]
+    for b in range(sub.nbox):
+        s = sub.box[b, CB_SIZE]
+        fc += s
+        if sub.box[b, CB_DED] != 0:
+            d += s
+        if sub.box[b, CB_DED] == 1:
+            sd += s
     return d, sd, fc, srange[0], srange[1]
 
 
@@ -169,11 +171,12 @@ def decided_sub(S, base, touched, sub):
 
 
 @njit(cache=True)
-def decided_counted(S, base, touched, sub, counted, tilt):
+def decided_counted(S, base, touched, sub, counted, tilt, bprob):
     """:func:`decided_sub` on counts already made (``counted``: ``whatif.count_cd`` of
     ``sub`` with ``tilt`` = (x, log odds of the prior, by mine count), the very counts
     ``count.analyse_frontier`` makes without the total: the caller checks that its x and
-    keying are the same); the rest of that analysis (its backward passes) runs here."""
+    keying are the same); the rest of that analysis (its backward passes) runs here.
+    ``bprob`` (float64, at least ``sub``'s boxes) is scratch."""
     status, approx, cd, cm = counted
     if status != ST_OK:
         return -1, -1
@@ -186,8 +189,8 @@ def decided_counted(S, base, touched, sub, counted, tilt):
     for i in range(sub.ncomp):
         smin += cm.kmin[i]
         smax += cm.kmax[i]
-    cinfo = np.zeros((max(sub.ncomp, 1), 3), np.int64)
-    status, more = marginals_free(sub, cm, cd, tilt, np.empty(max(sub.nbox, 1)), cinfo)
+    # (no cinfo: analyse_frontier's only records an underflow, which ``more`` counts)
+    status, more = marginals_free(sub, cm, cd, tilt, bprob, np.zeros((0, 3), np.int64))
     if status != ST_OK:
         return -1, -1
     if more > 0:

@@ -74,6 +74,7 @@ def cell_joint(S, q, base, logw, dbase, c, row, drow, scratch):
     has_c = nb_hidden(S, c) > 0
     sub = set_frontier(S, clues, j)
     kc = S[c, F_AUX] if has_c else -1  # c's constraint in sub (build_from numbers it)
+    bprob = np.empty(max(sub.nbox, 1))  # (the backward passes' scratch)
     # with the total, an isolated cell's clue set is its own clue over one box, its
     # hidden neighbours: the deduction's count is two DP states (exact when the budget
     # allows two) at x = 1 (no weight vanishes), and decides the box iff its value
@@ -102,7 +103,7 @@ def cell_joint(S, q, base, logw, dbase, c, row, drow, scratch):
             d, sd = _finish(S, dbase, touched, (h if t == 0 or t == h else 0,
                                                 h if t == 0 else 0, h, t, t))
         elif share:  # the weight's count is the deduction's: its backward passes only
-            d, sd = decided_counted(S, dbase, touched, sub, counted, dtilt)
+            d, sd = decided_counted(S, dbase, touched, sub, counted, dtilt, bprob)
         elif dbase.ok:
             d, sd = decided_sub(S, dbase, touched, sub)
         if d == -2:  # the whole analysis of the what-if: observe v itself
