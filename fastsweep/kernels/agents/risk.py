@@ -7,11 +7,12 @@ cell X that maximises the expected number of cells the agent can decide afterwar
 
 q = P(X is a mine), R = D(X is a mine), D(o) = hidden cells decided once outcome o is
 known (X excluded). The report estimated it by sampling and decided cells with the
-single-clue rules; here q and P(v | safe) are exact (``whatif.outcome_table``), and D is
-complete deduction on the what-if position, or with ``risk_rules="basic"`` the closure
-of the single-clue rules (and the count rules when the total is told) on the what-if
-knowledge (``save_knowledge`` / ``observe`` / ``restore_knowledge``). Ties (relative
-1e-12) go to the lower mine probability, then to the earlier cell of the guess order.
+single-clue rules; here q and P(v | safe) are exact (``whatif.outcome_table``'s floats),
+and D is complete deduction on the what-if position, or with ``risk_rules="basic"`` the
+closure of the single-clue rules (and the count rules when the total is told) on the
+what-if knowledge (``save_knowledge`` / ``observe`` / ``restore_knowledge``). Ties
+(relative 1e-12) go to the lower mine probability, then to the earlier cell of the guess
+order.
 
 Each what-if works only where the outcome changes something: complete deduction
 re-counts the components the outcome touches (``whatif_ded``: the whole analysis where
@@ -39,7 +40,7 @@ from ..engine.layout import (
     A_GUESS, C_GPTR, C_KMINES, C_ORDER, F_NBR, F_NNB, HIDDEN, R_APPROX_GUESS, R_RISK_GUESS,
     R_THRESHOLD_GUESS, REVEALED,
 )
-from ..inference.whatif import OUT_MINE, outcome_table
+from ..inference.whatif import OUT_MINE
 # (pseq, lookahead and tests import N_KEYS and iso_key from here)
 from ..inference.whatif_iso import N_KEYS, isolated, iso_key
 from ..inference.whatif_ded import ded_base, ded_scratch, decided_after, whole_counts
@@ -170,18 +171,16 @@ def risk_scores(S, mine_count, prior, budget, rules, score, pmine, shortcut=True
     scores are bit for bit those of the full what-ifs."""
     n = ncells(S)
     qd = query(mine_count, prior, budget, False)
-    # the what-ifs' base: the position's components (complete deduction; one analysis,
-    # unused with the basic rules)
+    # the what-ifs' base: the position's components (one analysis; its counts serve
+    # complete deduction only)
     dbase = ded_base(S, qd)
     out = np.zeros((n, OUT_MINE + 1), np.float64)
     # complete deduction: the cells decided after each value of a cell (not isolated,
     # or with the total), counted with its outcome row (whatif_joint; -2: not there)
     dec = np.full((n, OUT_MINE + 1, 2), -2, np.int64)
+    # (with the basic rules the rows alone: the same floats as outcome_table's)
     qp = query(mine_count, prior, budget, True)
-    if rules == RULES_BASIC:
-        res, approx, _ = outcome_table(S, qp, out, True)
-    else:
-        res, approx, _ = outcomes_decided(S, qp, out, dec, dbase)
+    res, approx, _ = outcomes_decided(S, qp, out, dec, dbase, rules != RULES_BASIC)
     score[:] = np.nan
     pmine[:] = np.nan
     if res != ST_OK or approx > 0:

@@ -125,11 +125,12 @@ def deduction_query(q):
 
 
 @njit(cache=True)
-def outcomes_decided(S, q, out, dec, dbase):
+def outcomes_decided(S, q, out, dec, dbase, want_d):
     """``whatif.outcome_table(S, q, out)`` (the same floats) and ``dec[c, v]`` = (cells
     decided, proved safe) by complete deduction once hidden cell c shows v, for the cells
     that are not isolated (all, with the total) and the values with ``out[c, v]`` > 0
-    (-2 elsewhere: not counted here). ``dbase``: ``whatif_ded.ded_base`` of ``S`` and
+    (-2 elsewhere: not counted here; nowhere unless ``want_d``: the rows alone, faster
+    than ``outcome_table``'s). ``dbase``: ``whatif_ded.ded_base`` of ``S`` and
     :func:`deduction_query` of ``q``. Returns (status, approximated, quality) as
     ``outcome_table``."""
     q = Query(q.mine_count, q.prior, q.budget, True, q.method, q.soft)
@@ -171,7 +172,7 @@ def outcomes_decided(S, q, out, dec, dbase):
             continue
         # an isolated cell's deductions: only with the total (without it, risk's
         # formula), once per class
-        drow = dec[c] if k < 0 or q.mine_count else dec[c, :0]
+        drow = dec[c] if want_d and (k < 0 or q.mine_count) else dec[c, :0]
         a = cell_joint(S, q, base, logw, dbase, c, out[c], drow, scratch)
         approx += a
         if k >= 0:
@@ -194,7 +195,7 @@ def whatif_routes(S, told, prior, got, want, joint, out, ref):
     base = ded_base(S, qd)
     touched, buf = ded_scratch(S, base)
     outcome_table(S, query(told, prior, 0, True), ref, True)
-    outcomes_decided(S, query(told, prior, 0, True), out, joint, base)
+    outcomes_decided(S, query(told, prior, 0, True), out, joint, base, True)
     got[:] = -9
     want[:] = -9
     for c in range(ncells(S)):
