@@ -13,13 +13,13 @@ import pytest
 
 import naive
 from fastsweep.kernels.inference.whatif_ded import MINE
-from fastsweep.kernels.inference.whatif_joint import whatif_routes
+from fastsweep.kernels.inference.whatif_check import whatif_routes
 from fastsweep.studies.positions import random_view
 from views import state_of
 
 
 def check(view, mines, prior):
-    """``whatif_joint.whatif_routes`` on ``view`` (``mines`` < 0: not told; one count for
+    """``whatif_check.whatif_routes`` on ``view`` (``mines`` < 0: not told; one count for
     a value's weight and deduction at the prior 0.5, apart at 0.3): assert the local
     deductions equal the whole analyses, and the joint pass outcome_table. Returns
     (got, ok)."""

@@ -245,13 +245,11 @@ def rest_part(base, touched):
 
 
 @njit(cache=True)
-def sub_logw(S, base, rest, counted):
-    """:func:`whatif_logw` once the clue set's frontier is counted (``counted`` = its
-    ``_count``: status, approximated, Comps): the untouched components' weights
-    (``rest``: :func:`rest_part`) put back (``S``: the what-if knowledge, for the
-    unconstrained cells and mines left)."""
-    tilt = base[5]
-    status, approx, cm = counted
+def sub_logw(S, tilt, rest, status, approx, cm):
+    """:func:`whatif_logw` once the clue set's frontier is counted (``status``,
+    ``approx``, ``cm``: its ``_count``; ``tilt``: the base's): the untouched components'
+    weights (``rest``: :func:`rest_part`) put back (``S``: the what-if knowledge, for
+    the unconstrained cells and mines left)."""
     if status != ST_OK:
         return -np.inf
     if approx > 0:
@@ -286,8 +284,8 @@ def whatif_logw(S, q, base, c, v, touched):
     lw = -np.inf
     if ok:
         sub = set_frontier(S, clues, j)
-        counted = _count(sub, x, tilt, budget, q.method)
-        lw = sub_logw(S, base, rest_part(base, touched), counted)
+        status, approx, cm = _count(sub, x, tilt, budget, q.method)
+        lw = sub_logw(S, tilt, rest_part(base, touched), status, approx, cm)
     restore_knowledge(S, buf)
     return lw
 

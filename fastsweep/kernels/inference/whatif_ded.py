@@ -134,32 +134,46 @@ def _part(sub, srange):
 
 
 @njit(cache=True)
-def _finish(S, base, touched, part):
-    """(decided, safe) of a what-if: the re-counted components' ``part`` (:func:`_part`)
-    and the untouched components' counts, the base's; (-2, -2) when the total may
-    decide (``S``: the what-if knowledge)."""
-    fr = base.fr
-    d, sd, fc, smin, smax = part
-    for i in range(fr.ncomp):
+def untouched_part(base, touched):
+    """The untouched components' share of a what-if, the base's: (cells decided, proved
+    safe, cells, fewest, most mines). The same for every value of one cell."""
+    d = 0
+    sd = 0
+    fc = 0
+    smin = 0
+    smax = 0
+    for i in range(base.fr.ncomp):
         if not touched[i]:
             d += base.dec[i]
             sd += base.safe[i]
             fc += base.clen[i]
             smin += base.kmin[i]
             smax += base.kmax[i]
-    if base.told and not total_free(smin, smax, hidden_left(S) - fc, mines_left_known(S)):
-        return -2, -2
-    return d, sd
+    return d, sd, fc, smin, smax
 
 
 @njit(cache=True)
-def decided_sub(S, base, touched, sub):
+def _finish(S, told, part, upart):
+    """(decided, safe) of a what-if from the re-counted components' ``part``
+    (:func:`_part`) and the untouched ones' ``upart`` (:func:`untouched_part`); (-2, -2)
+    when the total (``told``) may decide (``S``: the what-if knowledge)."""
+    d = part[0] + upart[0]
+    smin = part[3] + upart[3]
+    smax = part[4] + upart[4]
+    u = hidden_left(S) - part[2] - upart[2]
+    if told and not total_free(smin, smax, u, mines_left_known(S)):
+        return -2, -2
+    return d, part[1] + upart[1]
+
+
+@njit(cache=True)
+def decided_sub(S, base, upart, sub):
     """(decided, safe) of a what-if from its clue set's frontier ``sub`` (``S``: the
-    what-if knowledge; ``touched``: the base's components it re-counts; see
-    ``whatif.clue_set``, whose set is the touched components' clues and c's with hidden
-    neighbours left, as in the whole frontier). (-1, -1) as the whole analysis's
-    failure, (-2, -2) when the whole analysis must decide (the total may matter, or an
-    approximation)."""
+    what-if knowledge; ``upart``: :func:`untouched_part` of the base's components it
+    does not re-count; see ``whatif.clue_set``, whose set is the touched components'
+    clues and c's with hidden neighbours left, as in the whole frontier). (-1, -1) as
+    the whole analysis's failure, (-2, -2) when the whole analysis must decide (the
+    total may matter, or an approximation)."""
     cinfo = np.zeros((max(sub.ncomp, 1), 3), np.int64)
     a = analyse_frontier(S, sub, False, base.prior, base.budget, cinfo, base.method)
     if a.status != ST_OK:
@@ -167,21 +181,22 @@ def decided_sub(S, base, touched, sub):
     if a.approx > 0:
         # the whole analysis fails too without the total; with it, it counts again
         return (-2, -2) if base.told else (-1, -1)
-    return _finish(S, base, touched, _part(sub, (a.smin, a.smax)))
+    return _finish(S, base.told, _part(sub, (a.smin, a.smax)), upart)
 
 
 @njit(cache=True)
-def decided_counted(S, base, touched, sub, counted, tilt, bprob):
-    """:func:`decided_sub` on counts already made (``counted``: ``whatif.count_cd`` of
-    ``sub`` with ``tilt`` = (x, log odds of the prior, by mine count), the very counts
-    ``count.analyse_frontier`` makes without the total: the caller checks that its x and
-    keying are the same); the rest of that analysis (its backward passes) runs here.
-    ``bprob`` (float64, at least ``sub``'s boxes) is scratch."""
+def decided_counted(S, told, upart, sub, counted, tilt, bprob):
+    """:func:`decided_sub` on counts already made (``counted`` = (status, approximated,
+    Counted, Comps): ``whatif.count_cd`` of ``sub`` with ``tilt`` = (x, log odds of the
+    prior, by mine count), the very counts ``count.analyse_frontier`` makes without the
+    total: the caller checks that its x and keying are the same); the rest of that
+    analysis (its backward passes) runs here. ``bprob`` (float64, at least ``sub``'s
+    boxes) is scratch."""
     status, approx, cd, cm = counted
     if status != ST_OK:
         return -1, -1
     if approx > 0:
-        return (-2, -2) if base.told else (-1, -1)
+        return (-2, -2) if told else (-1, -1)
     for b in range(sub.nbox):  # (as analyse_frontier: every box is decided afresh)
         sub.box[b, CB_DED] = 0
     smin = 0
@@ -194,8 +209,8 @@ def decided_counted(S, base, touched, sub, counted, tilt, bprob):
     if status != ST_OK:
         return -1, -1
     if more > 0:
-        return (-2, -2) if base.told else (-1, -1)
-    return _finish(S, base, touched, _part(sub, (smin, smax)))
+        return (-2, -2) if told else (-1, -1)
+    return _finish(S, told, _part(sub, (smin, smax)), upart)
 
 
 @njit(cache=True)
@@ -216,13 +231,14 @@ def decided_after(S, q, base, c, v, touched, buf):
     if base.ok and v == MINE and base.comp[c] < 0:
         # a mine touching no clue changes no component: nothing to count again
         touched[:] = 0
-        d, sd = _finish(S, base, touched, (0, 0, 0, 0, 0))
+        d, sd = _finish(S, base.told, (0, 0, 0, 0, 0), untouched_part(base, touched))
     elif base.ok:
         touch(S, base.comp, c, v == MINE, touched)
         # (a clue of the set left without hidden neighbours is left out, as in the
         # whole frontier: the whole analysis does not check it either)
         clues, j, _ = clue_set(S, base.fr, touched, c, v != MINE)
-        d, sd = decided_sub(S, base, touched, set_frontier(S, clues, j))
+        sub = set_frontier(S, clues, j)
+        d, sd = decided_sub(S, base, untouched_part(base, touched), sub)
     whole = d == -2
     if whole:
         d, sd = whole_counts(S, q)

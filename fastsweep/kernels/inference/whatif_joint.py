@@ -21,20 +21,20 @@ import math
 
 import numpy as np
 
-from ..engine.actions import observe, observe_mine, restore_knowledge, save_knowledge
+from ..engine.actions import observe, restore_knowledge, save_knowledge
 from ..engine.env import nb_hidden, nb_mines, ncells
 from ..engine.env import status as cell_status
 from ..engine.layout import C_P, F_AUX, HIDDEN, K, REVEALED
 from ..jit import njit
-from .count import LOG_ODDS_TILT, ST_OK, Query, query
+from .count import LOG_ODDS_TILT, ST_OK, Query
 from .frontier import CK_VAL
 from .results import cell_results
 from .whatif import (
-    OUT_MINE, base_counts, base_logw, clue_set, count_cd, outcome_table, outcomes_whole,
+    OUT_MINE, base_counts, base_logw, clue_set, count_cd, outcomes_whole,
     rest_part, set_frontier, sub_logw, touch, value_range,
 )
 from .whatif_ded import (
-    _finish, decided_after, decided_counted, decided_sub, ded_base, ded_scratch, whole_counts,
+    _finish, decided_counted, decided_sub, untouched_part, whole_counts,
 )
 from .whatif_iso import N_KEYS, iso_key
 
@@ -66,7 +66,8 @@ def cell_joint(S, q, base, logw, dbase, c, row, drow, scratch):
     lo, hi = value_range(S, c)
     km = nb_mines(S, c)
     touch(S, comp, c, False, touched)
-    rest = rest_part(base, touched)  # (the same for every value)
+    rest = rest_part(base, touched)  # (the same for every value, as is upart)
+    upart = untouched_part(dbase, touched)
     save_knowledge(S, buf)
     observe(S, c, lo)
     # ok: every other clue of the set is satisfied (c is at lo = its known mines)
@@ -89,7 +90,7 @@ def cell_joint(S, q, base, logw, dbase, c, row, drow, scratch):
             row[v] = math.exp(-np.inf - logw + safe_factor)  # no layout (as outcomes_local)
             continue
         counted = count_cd(sub, x, tilt, budget, q.method)
-        lw = sub_logw(S, base, rest, (counted[0], counted[1], counted[3]))
+        lw = sub_logw(S, tilt, rest, counted[0], counted[1], counted[3])
         if math.isnan(lw):
             approx += 1
             continue
@@ -100,12 +101,12 @@ def cell_joint(S, q, base, logw, dbase, c, row, drow, scratch):
         if lone:  # one clue over one box: its count decides the box or nothing
             t = v - km
             h = nb_hidden(S, c)
-            d, sd = _finish(S, dbase, touched, (h if t == 0 or t == h else 0,
-                                                h if t == 0 else 0, h, t, t))
+            d, sd = _finish(S, True, (h if t == 0 or t == h else 0, h if t == 0 else 0, h,
+                                      t, t), upart)
         elif share:  # the weight's count is the deduction's: its backward passes only
-            d, sd = decided_counted(S, dbase, touched, sub, counted, dtilt, bprob)
+            d, sd = decided_counted(S, dbase.told, upart, sub, counted, dtilt, bprob)
         elif dbase.ok:
-            d, sd = decided_sub(S, dbase, touched, sub)
+            d, sd = decided_sub(S, dbase, upart, sub)
         if d == -2:  # the whole analysis of the what-if: observe v itself
             restore_knowledge(S, buf)
             observe(S, c, v)
@@ -179,39 +180,3 @@ def outcomes_decided(S, q, out, dec, dbase, want_d):
             rep[k] = c
             rep_approx[k] = a
     return status, approx, quality
-
-
-@njit(cache=True)
-def whatif_routes(S, told, prior, got, want, joint, out, ref):
-    """Every hidden cell's what-ifs by each route, to check them against each other
-    (tests/test_whatif_deductions.py; a kernel here, not in the test, so that its
-    compiled code is keyed on the kernels' source like theirs). For each hidden cell c
-    and outcome v (0..8 within c's value range, MINE): ``got[c, v]`` = (decided, safe,
-    whole analysis taken) by ``whatif_ded.decided_after``, ``want[c, v]`` = (decided,
-    safe) by a whole analysis of the what-if (-9: not asked); ``joint`` and ``out``:
-    :func:`outcomes_decided`'s, ``ref``: ``whatif.outcome_table``'s. Returns whether the
-    position's own count was exact (``ded_base``'s ok)."""
-    qd = query(told, prior, 0, False)
-    base = ded_base(S, qd)
-    touched, buf = ded_scratch(S, base)
-    outcome_table(S, query(told, prior, 0, True), ref, True)
-    outcomes_decided(S, query(told, prior, 0, True), out, joint, base, True)
-    got[:] = -9
-    want[:] = -9
-    for c in range(ncells(S)):
-        if cell_status(S, c) != HIDDEN:
-            continue
-        lo, hi = value_range(S, c)
-        for v in range(OUT_MINE + 1):
-            if v != OUT_MINE and not lo <= v <= hi:
-                continue
-            d, sd, whole = decided_after(S, qd, base, c, v, touched, buf)
-            got[c, v, 0], got[c, v, 1], got[c, v, 2] = d, sd, whole
-            save_knowledge(S, buf)
-            if v == OUT_MINE:
-                observe_mine(S, c)
-            else:
-                observe(S, c, v)
-            want[c, v, 0], want[c, v, 1] = whole_counts(S, qd)
-            restore_knowledge(S, buf)
-    return base.ok
