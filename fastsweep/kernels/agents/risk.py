@@ -7,12 +7,20 @@ cell X that maximises the expected number of cells the agent can decide afterwar
 
 q = P(X is a mine), R = D(X is a mine), D(o) = hidden cells decided once outcome o is
 known (X excluded). The report estimated it by sampling and decided cells with the
-single-clue rules; here q and P(v | safe) are exact (``whatif.outcome_table``), and D is
-complete deduction on the what-if position (a whole ``count.analyse`` on a copy of the
-knowledge: ``save_knowledge`` / ``observe`` / ``restore_knowledge``), or with
-``risk_rules="basic"`` the closure of the single-clue rules (and the count rules when the
-total is told) on the what-if knowledge. Ties (relative 1e-12) go to the lower mine
-probability, then to the earlier cell of the guess order.
+single-clue rules; here q and P(v | safe) are exact (``whatif.outcome_table``'s floats),
+and D is complete deduction on the what-if position, or with ``risk_rules="basic"`` the
+closure of the single-clue rules (and the count rules when the total is told) on the
+what-if knowledge (``save_knowledge`` / ``observe`` / ``restore_knowledge``). Ties
+(relative 1e-12) go to the lower mine probability, then to the earlier cell of the guess
+order.
+
+Each what-if works only where the outcome changes something: complete deduction
+re-counts the components the outcome touches (``whatif_ded``: the whole analysis where
+the mine total may decide cells elsewhere; a cell's values are counted with its outcome
+row, ``whatif_joint.outcomes_decided``, on one frontier), and the single-clue closure
+starts from the clues the outcome changes when the position itself decides nothing by
+those rules (:func:`decided_basic`). Same floats and integers as whole what-ifs, so the
+same choices bit for bit.
 
 ``threshold`` (the 2020 report's "triply improved" agent): reveal, in the guess order and
 without recomputing in between, every hidden cell whose mine probability is below the
@@ -21,60 +29,58 @@ threshold; if none is, the lowest (as ``probability``).
 import numpy as np
 
 from ..engine.actions import act, observe, observe_mine, restore_knowledge, save_knowledge
-from ..inference.count import ST_OK, analyse, query
+from ..inference.count import ST_OK, query
 from ..engine.env import (
     cell_of, flat, hidden_left, mines_left, mines_left_known, moves, nb_hidden, nb_mines,
     ncells, status, w_hidden, w_is_clue, w_status, word,
 )
-from ..inference.frontier import CB_DED, CB_SIZE
 from ..engine.game import game_over
 from ..jit import njit
 from ..engine.layout import (
-    A_GUESS, C_GPTR, C_KMINES, C_ORDER, C_P, F_NBR, F_NNB, HIDDEN, K, R_APPROX_GUESS,
-    R_RISK_GUESS, R_THRESHOLD_GUESS, REVEALED,
+    A_GUESS, C_GPTR, C_KMINES, C_ORDER, F_NBR, F_NNB, HIDDEN, R_APPROX_GUESS, R_RISK_GUESS,
+    R_THRESHOLD_GUESS, REVEALED,
 )
-from ..inference.whatif import OUT_MINE, outcome_table
+from ..inference.whatif import OUT_MINE
+# (pseq, lookahead and tests import N_KEYS and iso_key from here)
+from ..inference.whatif_iso import N_KEYS, isolated, iso_key
+from ..inference.whatif_ded import ded_base, ded_scratch, decided_after, whole_counts
+from ..inference.whatif_joint import outcomes_decided
 
 TIE_RTOL = 1e-12
 RULES_COMPLETE = 0  # risk_rules: complete deduction decides the what-if's cells
 RULES_BASIC = 1  # the single-clue rules (and the count rules with the total)
-N_KEYS = 9 * 9  # isolated-cell classes: hidden neighbours x known-mine neighbours
 
 
 @njit(cache=True)
-def decided_complete(S, q):
-    """Hidden cells complete deduction decides on ``S``'s knowledge (query ``q``,
-    deduction only); -1 if the analysis was approximated or found no layout."""
-    a = analyse(S, q)
-    if a.status != ST_OK or a.approx > 0:
-        return -1
-    box = a.box
-    d = 0
-    fc = 0
-    for b in range(a.nbox):
-        fc += box[b, CB_SIZE]
-        if box[b, CB_DED] != 0:
-            d += box[b, CB_SIZE]
-    if a.uded != 0:
-        d += hidden_left(S) - fc
-    return d
-
-
-@njit(cache=True)
-def decided_basic(S, told, mark, queue):
+def decided_basic(S, told, mark, queue, seed):
     """Hidden cells the single-clue rules decide on ``S``'s knowledge, applied to a
     fixed point without revealing anything (a cell decided safe shows no clue), plus the
     count rules when ``told``. ``mark`` (int8 N, zeroed; zeroed again on return) and
-    ``queue`` (int64 N) are scratch: a ring of clue cells, each in it at most once
-    (``mark`` bit 2 set while queued)."""
+    ``queue`` (int64 2N) are scratch: a ring of clue cells (the first N), each in it at
+    most once (``mark`` bit 2 set while queued), and the cells decided (the last N).
+
+    ``seed`` >= 0: start from the clues at ``seed`` and next to it only, not from every
+    clue (-1: from every clue). Exact when ``seed`` was just observed on a position where these rules decide
+    nothing: every other clue reads as it did there (it fires only once a neighbour is
+    decided, and is queued then), and the closure of sound rules does not depend on the
+    order they fire in."""
     n = ncells(S)
     qn = 0
-    for c in range(n):
-        w = word(S, c)
-        if w_status(w) == REVEALED and w_hidden(w) > 0:
-            queue[qn] = c
-            mark[c] = 4
-            qn += 1
+    if seed < 0:
+        for c in range(n):
+            w = word(S, c)
+            if w_status(w) == REVEALED and w_hidden(w) > 0:
+                queue[qn] = c
+                mark[c] = 4
+                qn += 1
+    else:
+        for k in range(-1, S[seed, F_NNB]):
+            c = seed if k < 0 else S[seed, F_NBR + k]
+            w = word(S, c)
+            if w_status(w) == REVEALED and w_hidden(w) > 0:
+                queue[qn] = c
+                mark[c] = 4
+                qn += 1
     decided = 0
     dmines = 0
     head = 0
@@ -100,6 +106,7 @@ def decided_basic(S, told, mark, queue):
             d = S[c, F_NBR + k]
             if status(S, d) == HIDDEN and mark[d] == 0:
                 mark[d] = v
+                queue[n + decided] = d
                 decided += 1
                 dmines += v == 2
                 for j in range(S[d, F_NNB]):  # the clues next to d may fire now
@@ -108,59 +115,41 @@ def decided_basic(S, told, mark, queue):
                         mark[e] = 4
                         queue[(head + qn) % n] = e
                         qn += 1
+    listed = decided
     if told:
         left = mines_left_known(S) - dmines
         unk = hidden_left(S) - decided
         if unk > 0 and (left == 0 or left == unk):
             decided += unk  # the count rules decide every cell left: nothing follows
-    for c in range(n):
-        mark[c] = 0
+    # only the cells decided keep a mark (a clue clears its own when dequeued): O(decided)
+    for i in range(listed):
+        mark[queue[n + i]] = 0
     return decided
 
 
 @njit(cache=True)
 def _decided(S, q, rules, mark, queue):
     if rules == RULES_BASIC:
-        return decided_basic(S, S[ncells(S), C_KMINES] >= 0, mark, queue)
-    return decided_complete(S, q)
+        return decided_basic(S, S[ncells(S), C_KMINES] >= 0, mark, queue, -1)
+    return whole_counts(S, q)[0]
 
 
 @njit(cache=True)
-def isolated(S, c):
-    """Whether hidden cell ``c`` and its hidden neighbours touch no revealed cell."""
-    for k in range(S[c, F_NNB]):
-        d = S[c, F_NBR + k]
-        st = status(S, d)
-        if st == REVEALED:
-            return False
-        if st == HIDDEN:
-            for j in range(S[d, F_NNB]):
-                if status(S, S[d, F_NBR + j]) == REVEALED:
-                    return False
-    return True
-
-
-@njit(cache=True)
-def _decided_after(S, c, v, q, rules, mark, queue, buf):
+def _decided_after(S, c, v, q, rules, scratch, dbase, local):
     """Cells decided once hidden cell ``c`` shows ``v`` (``OUT_MINE``: is a mine), on a
-    what-if of ``S``'s knowledge (``buf``: its snapshot's scratch)."""
+    what-if of ``S``'s knowledge. ``local``: :func:`decided_basic` may start from c
+    (the position decides nothing by its rules); ``dbase``: ``whatif_ded.ded_base``."""
+    mark, queue, touched, buf = scratch
+    if rules != RULES_BASIC:
+        return decided_after(S, q, dbase, c, v, touched, buf)[0]
     save_knowledge(S, buf)
     if v == OUT_MINE:
         observe_mine(S, c)
     else:
         observe(S, c, v)
-    d = _decided(S, q, rules, mark, queue)
+    d = decided_basic(S, S[ncells(S), C_KMINES] >= 0, mark, queue, c if local else -1)
     restore_knowledge(S, buf)
     return d
-
-
-@njit(cache=True)
-def iso_key(S, c):
-    """The class of hidden cell ``c``'s what-ifs: hidden x 9 + known-mine neighbours if it
-    is isolated (:func:`isolated`), else -1 (shared with ``pseq``)."""
-    if not isolated(S, c):
-        return -1
-    return nb_hidden(S, c) * 9 + nb_mines(S, c)
 
 
 @njit(cache=True)
@@ -181,16 +170,27 @@ def risk_scores(S, mine_count, prior, budget, rules, score, pmine, shortcut=True
     too. Each is counted once per class and position, and each cell's score still sums its own outcome probabilities in the same order, so the
     scores are bit for bit those of the full what-ifs."""
     n = ncells(S)
+    qd = query(mine_count, prior, budget, False)
+    # the what-ifs' base: the position's components (one analysis; its counts serve
+    # complete deduction only)
+    dbase = ded_base(S, qd)
     out = np.zeros((n, OUT_MINE + 1), np.float64)
-    res, approx, _ = outcome_table(S, query(mine_count, prior, budget, True), out, True)
+    # complete deduction: the cells decided after each value of a cell (not isolated,
+    # or with the total), counted with its outcome row (whatif_joint; -2: not there)
+    dec = np.full((n, OUT_MINE + 1, 2), -2, np.int64)
+    # (with the basic rules the rows alone: the same floats as outcome_table's)
+    qp = query(mine_count, prior, budget, True)
+    res, approx, _ = outcomes_decided(S, qp, out, dec, dbase, rules != RULES_BASIC)
     score[:] = np.nan
     pmine[:] = np.nan
     if res != ST_OK or approx > 0:
         return False
-    qd = query(mine_count, prior, budget, False)
-    buf = np.empty(K + S[n, C_P], np.int32)
     mark = np.zeros(n, np.int8)
-    queue = np.empty(n, np.int64)
+    queue = np.empty(2 * n, np.int64)
+    # basic: whether the rules decide nothing on the position (each what-if then starts
+    # from its cell)
+    local = rules == RULES_BASIC and decided_basic(S, S[n, C_KMINES] >= 0, mark, queue, -1) == 0
+    scratch = (mark, queue) + ded_scratch(S, dbase)
     base = -1
     # with the total: cells decided per isolated class and outcome (-2: not counted yet)
     iso_d = np.full((N_KEYS, OUT_MINE + 1), -2, np.int64)
@@ -201,7 +201,9 @@ def risk_scores(S, mine_count, prior, budget, rules, score, pmine, shortcut=True
         pmine[c] = p
         if shortcut and not mine_count and isolated(S, c):
             if base < 0:  # once: what the position decides already (none in the agent)
-                base = _decided(S, qd, rules, mark, queue)
+                # (complete deduction without the total: the components' own, if exact)
+                base = dbase.dec.sum() if rules != RULES_BASIC and dbase.ok else \
+                    _decided(S, qd, rules, mark, queue)
                 if base < 0:
                     return False
             km = nb_mines(S, c)
@@ -215,9 +217,11 @@ def risk_scores(S, mine_count, prior, budget, rules, score, pmine, shortcut=True
             pv = out[c, v]
             if pv <= 0.0:
                 continue
-            d = iso_d[key, v] if key >= 0 else -2
+            d = dec[c, v, 0]
+            if d == -2 and key >= 0:
+                d = iso_d[key, v]
             if d == -2:
-                d = _decided_after(S, c, v, qd, rules, mark, queue, buf)
+                d = _decided_after(S, c, v, qd, rules, scratch, dbase, local)
                 if key >= 0:
                     iso_d[key, v] = d
             if d < 0:

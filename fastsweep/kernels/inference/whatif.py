@@ -13,6 +13,11 @@ v on the knowledge, counts only that clue set's components and puts the untouche
 components' weights back: a sum of logs without the total, a convolution by mine count
 and the binomial of the unconstrained cells with it. Positions with soft clues or an
 approximated component take the whole analysis per what-if (:func:`outcome_table`).
+Isolated cells (``whatif_iso.iso_key``: with their hidden neighbours they touch no
+clue) of a class have the same what-ifs: counted once per class. The pieces of a local
+what-if (:func:`touch`, :func:`clue_set`, :func:`set_frontier`, :func:`rest_part`,
+:func:`sub_logw`) are shared with ``whatif_joint.py``, which also gives the what-ifs'
+deductions.
 """
 import math
 
@@ -32,8 +37,16 @@ from .frontier import CB_C, CB_COMP, CB_SIZE, CK_CELL, CK_COMP, frontier, fronti
 from ..jit import njit
 from ..engine.layout import C_P, F_AUX, F_NBR, F_NNB, HIDDEN, K, REVEALED
 from .results import cell_results
+from .whatif_iso import N_KEYS, iso_key
 
 OUT_MINE = 9  # column of "the cell is a mine"; columns 0..8: safe and shows that clue
+
+
+@njit(cache=True)
+def _free_log(cm, i, l1mp):
+    """:func:`_comp_log`'s scale without the total, counted unkeyed (no array made)."""
+    w = cm.wv[cm.woff[i]]
+    return (math.log(w) if w > 0.0 else -np.inf) + cm.lsc[i] + cm.clen[i] * l1mp
 
 
 @njit(cache=True)
@@ -46,8 +59,7 @@ def _comp_log(cm, i, tilt):
     lx, keyed, lodds, l1mp, mine_count = tilt
     wo = cm.woff[i]
     if not keyed:
-        w = cm.wv[wo]
-        return np.ones(1), (math.log(w) if w > 0.0 else -np.inf) + cm.lsc[i] + cm.clen[i] * l1mp
+        return np.ones(1), _free_log(cm, i, l1mp)
     kl = cm.clen[i] + 1
     lv = np.full(kl, -np.inf)
     top = -np.inf
@@ -118,10 +130,18 @@ def _tilt(q, mleft, hid):
 @njit(cache=True)
 def _count(fr, x, tilt, budget, method):
     """Forward-count every component of ``fr``: (status, approximated, Comps)."""
+    status, approx, cd, cm = count_cd(fr, x, tilt, budget, method)
+    return status, approx, cm
+
+
+@njit(cache=True)
+def count_cd(fr, x, tilt, budget, method):
+    """:func:`_count` and its DP storage: (status, approximated, Counted, Comps), as
+    ``count.analyse_frontier`` counts before its backward passes."""
     status, approx, cd, cm = _count_components(fr, x, tilt[1], budget, method)
     if status == ST_OK:
         _component_weights(fr, cm, cd, tilt[1], np.empty(max(fr.nbox, 1)))
-    return status, approx, cm
+    return status, approx, cd, cm
 
 
 @njit(cache=True)
@@ -154,30 +174,29 @@ def base_counts(S, q):
 
 
 @njit(cache=True)
-def whatif_logw(S, q, base, c, v, touched):
-    """log of the total weight of the position with hidden cell ``c`` revealed showing
-    ``v`` (NaN if a component had to be approximated, -inf if no layout agrees), counting
-    only the components ``c`` touches. ``touched`` (uint8, ncomp) is scratch; ``S`` is
-    left as it was (its ``F_AUX`` scratch aside)."""
-    fr, comp, clen, weights, x, tilt, budget = base
-    vals, voff, scales = weights
-    n = ncells(S)
+def touch(S, comp, c, mine, touched):
+    """Mark in ``touched`` (uint8, zeroed here) the components an outcome at hidden cell
+    ``c`` changes: c's own and, unless c is a ``mine``, its hidden neighbours'."""
     touched[:] = 0
     if comp[c] >= 0:
         touched[comp[c]] = 1
-    for k in range(S[c, F_NNB]):
-        d = S[c, F_NBR + k]
-        if comp[d] >= 0:
-            touched[comp[d]] = 1
-    buf = np.empty(K + S[n, C_P], np.int32)  # see layout.knowledge_ints
-    save_knowledge(S, buf)
-    observe(S, c, v)
-    # the closed clue set: the touched components' clues and c's, those with hidden
-    # neighbours left (one without must be satisfied: its value is its known mines)
+    if not mine:
+        for k in range(S[c, F_NNB]):
+            d = S[c, F_NBR + k]
+            if comp[d] >= 0:
+                touched[comp[d]] = 1
+
+
+@njit(cache=True)
+def clue_set(S, fr, touched, c, with_c):
+    """The closed clue set of a what-if at ``c`` (observed in ``S``): the touched
+    components' clues and c's (unless not ``with_c``: c is a mine), those with hidden
+    neighbours left (ascending cells). Returns (clues, their number, ok): ok False when
+    one without is not satisfied (its value must be its known mines)."""
     clues = np.empty(fr.ncon + 1, np.int32)
     j = 0
     ok = True
-    for k in range(fr.ncon + 1):
+    for k in range(fr.ncon + 1 if with_c else fr.ncon):
         e = c if k == fr.ncon else fr.con[k, CK_CELL]
         if k < fr.ncon and not touched[fr.con[k, CK_COMP]]:
             continue
@@ -187,43 +206,86 @@ def whatif_logw(S, q, base, c, v, touched):
             j += 1
         elif mines_left(w) != 0:
             ok = False
+    clues[:j].sort()
+    return clues, j, ok
+
+
+@njit(cache=True)
+def set_frontier(S, clues, j):
+    """The frontier of the closed clue set ``clues[:j]`` (``frontier.frontier_of``)."""
+    for i in range(j):  # build_from wants the set's hidden cells unmarked
+        e = clues[i]
+        for a in range(S[e, F_NNB]):
+            S[S[e, F_NBR + a], F_AUX] = -1
+    return frontier_of(S, clues, j)
+
+
+@njit(cache=True)
+def rest_part(base, touched):
+    """The untouched components' share of :func:`sub_logw`: (their cells, their summed
+    log weights without the total, their convolution by mine count (values, scale) with
+    it). The same for every value of one cell: counted once per cell (the same sums in
+    the same order, so the same floats)."""
+    fr, comp, clen, weights, x, tilt, budget = base
+    vals, voff, scales = weights
+    fc = 0
+    for i in range(fr.ncomp):
+        if not touched[i]:
+            fc += clen[i]
+    lw = 0.0
+    acc = np.ones(1)
+    sa = 0.0
+    for i in range(fr.ncomp):
+        if not touched[i]:
+            if not tilt[4]:
+                lw += scales[i]
+            else:
+                acc, sa = _conv(acc, sa, vals[voff[i]:voff[i + 1]], scales[i])
+    return fc, lw, acc, sa
+
+
+@njit(cache=True)
+def sub_logw(S, tilt, rest, status, approx, cm):
+    """:func:`whatif_logw` once the clue set's frontier is counted (``status``,
+    ``approx``, ``cm``: its ``_count``; ``tilt``: the base's): the untouched components'
+    weights (``rest``: :func:`rest_part`) put back (``S``: the what-if knowledge, for
+    the unconstrained cells and mines left)."""
+    if status != ST_OK:
+        return -np.inf
+    if approx > 0:
+        return np.nan
+    fc, lw, acc, sa = rest
+    nsub = cm.woff.shape[0] - 1  # the clue set's components
+    for i in range(nsub):
+        fc += cm.clen[i]
+    if not tilt[4]:
+        for i in range(nsub):
+            lw += _comp_log(cm, i, tilt)[1] if tilt[1] else _free_log(cm, i, tilt[3])
+        return lw
+    for i in range(nsub):
+        vv, ss = _comp_log(cm, i, tilt)
+        acc, sa = _conv(acc, sa, vv, ss)
+    return _log_total(acc, sa, hidden_left(S) - fc, mines_left_known(S))
+
+
+@njit(cache=True)
+def whatif_logw(S, q, base, c, v, touched):
+    """log of the total weight of the position with hidden cell ``c`` revealed showing
+    ``v`` (NaN if a component had to be approximated, -inf if no layout agrees), counting
+    only the components ``c`` touches. ``touched`` (uint8, ncomp) is scratch; ``S`` is
+    left as it was (its ``F_AUX`` scratch aside)."""
+    fr, comp, clen, weights, x, tilt, budget = base
+    n = ncells(S)
+    touch(S, comp, c, False, touched)
+    buf = np.empty(K + S[n, C_P], np.int32)  # see layout.knowledge_ints
+    save_knowledge(S, buf)
+    observe(S, c, v)
+    clues, j, ok = clue_set(S, fr, touched, c, True)
     lw = -np.inf
     if ok:
-        clues[:j].sort()
-        for i in range(j):  # build_from wants the set's hidden cells unmarked
-            e = clues[i]
-            for a in range(S[e, F_NNB]):
-                S[S[e, F_NBR + a], F_AUX] = -1
-        sub = frontier_of(S, clues, j)
+        sub = set_frontier(S, clues, j)
         status, approx, cm = _count(sub, x, tilt, budget, q.method)
-        if status != ST_OK:
-            lw = -np.inf
-        elif approx > 0:
-            lw = np.nan
-        else:
-            fc = 0
-            for i in range(fr.ncomp):
-                if not touched[i]:
-                    fc += clen[i]
-            for i in range(sub.ncomp):
-                fc += cm.clen[i]
-            if not tilt[4]:
-                lw = 0.0
-                for i in range(fr.ncomp):
-                    if not touched[i]:
-                        lw += scales[i]
-                for i in range(sub.ncomp):
-                    lw += _comp_log(cm, i, tilt)[1]
-            else:
-                acc = np.ones(1)
-                sa = 0.0
-                for i in range(fr.ncomp):
-                    if not touched[i]:
-                        acc, sa = _conv(acc, sa, vals[voff[i]:voff[i + 1]], scales[i])
-                for i in range(sub.ncomp):
-                    vv, ss = _comp_log(cm, i, tilt)
-                    acc, sa = _conv(acc, sa, vv, ss)
-                lw = _log_total(acc, sa, hidden_left(S) - fc, mines_left_known(S))
+        lw = sub_logw(S, tilt, rest_part(base, touched), status, approx, cm)
     restore_knowledge(S, buf)
     return lw
 
@@ -253,7 +315,9 @@ def outcome_table(S, q, out, reuse=True):
     the position's own analysis as in ``results.cell_results``):
     status as ``count.analyse`` for the position itself. ``q``: a ``count.Query``
     (its ``want_prob`` is ignored: probabilities are needed). ``reuse`` False: a whole
-    analysis per what-if (the benchmark's reference; same results)."""
+    analysis per what-if (the benchmark's reference; same results). With ``reuse`` the
+    isolated cells of a class (:func:`iso_key`) copy the first one's row: the local
+    what-ifs give them the same floats (bit for bit), counted once."""
     q = Query(q.mine_count, q.prior, q.budget, True, q.method, q.soft)
     n = ncells(S)
     prob = np.zeros(n, np.float64)
@@ -267,6 +331,8 @@ def outcome_table(S, q, out, reuse=True):
         local, base = base_counts(S, q)
     if local:
         logw = base_logw(S, base)
+    rep = np.full(N_KEYS, -1, np.int64)  # each isolated class's first cell
+    rep_approx = np.zeros(N_KEYS, np.int64)  # and its what-ifs approximated
     for c in range(n):
         st = cell_status(S, c)
         if st == REVEALED:
@@ -278,7 +344,16 @@ def outcome_table(S, q, out, reuse=True):
         if ded[c] == 2:
             continue
         if local:
-            approx += outcomes_local(S, q, base, logw, c, out[c])
+            k = iso_key(S, c)
+            if k >= 0 and rep[k] >= 0:
+                out[c, :OUT_MINE] = out[rep[k], :OUT_MINE]
+                approx += rep_approx[k]
+                continue
+            a = outcomes_local(S, q, base, logw, c, out[c])
+            approx += a
+            if k >= 0:
+                rep[k] = c
+                rep_approx[k] = a
         else:
             approx += outcomes_whole(S, q, logw, c, out[c])
     return status, approx, quality
