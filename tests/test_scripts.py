@@ -59,6 +59,7 @@ CASES = [
 # scripts that write no folder: (script, arguments, a line of what they print)
 OTHERS = [
     ("bench/perf_map.py", ["--quick"], "basic: 5 Expert games in "),
+    ("bench/total_split.py", ["--quick"], "guess steps a game (each an analysis with the total)"),
     pytest.param("bench_ab.py", ["--rev", "HEAD", "--quick"],
                  "new / old time per game, median of the paired ratios",
                  # the old revision's kernels compile under another package name: a
