@@ -349,7 +349,8 @@ def outcome_probabilities(view, mines=None, prior=0.5, *, budget=0, method="auto
     row sums to 1); a revealed cell gets zeros, a known mine entry 9 = 1. Exact: each
     entry is a ratio of two analyses' total weights (see ``info["log_weight"]`` of
     :func:`mine_probabilities`), so it takes one analysis per hidden cell and possible
-    value (about 10 ms on an Expert position here). Arguments and errors as in
+    value (a median of 18-20 ms on Expert positions, 2026-11-23 on a 2-core VM: the
+    benchmarks page). Arguments and errors as in
     :func:`mine_probabilities`.
 
     Example

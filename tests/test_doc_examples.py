@@ -149,4 +149,4 @@ def test_every_block_is_run_or_excused():
         # the test reads that page (its path's last parts appear in its source)
         assert os.path.basename(page) in src, (where, page)
     assert all(len(why) > 20 for why in NOT_RUN.values())
-    assert len(RUN) > len(NOT_RUN)
+    assert len(RUN) >= 2 * len(NOT_RUN)
