@@ -19,7 +19,7 @@ from .kernels.engine import env as ke
 from .kernels.engine.view import MINE_CODE
 from .kernels.engine.view import fill_state as _fill_state
 from .kernels.engine import layout as kl
-from .kernels.inference import whatif as kw
+from .kernels.inference.whatif import base as kw
 
 
 class ApproximationWarning(UserWarning):

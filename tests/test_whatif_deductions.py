@@ -1,4 +1,4 @@
-"""What-if deductions re-counted locally (``inference/whatif_ded.py``, the risk agent's).
+"""What-if deductions re-counted locally (``inference/whatif/ded.py``, the risk agent's).
 
 For every hidden cell of many random positions and every value it could show (and "it
 is a mine"), the cells complete deduction decides, and proves safe, on the what-if
@@ -12,14 +12,14 @@ import numpy as np
 import pytest
 
 import naive
-from fastsweep.kernels.inference.whatif_ded import MINE
-from fastsweep.kernels.inference.whatif_check import whatif_routes
+from fastsweep.kernels.inference.whatif.ded import MINE
+from fastsweep.kernels.inference.whatif.check import whatif_routes
 from fastsweep.studies.positions import random_view
 from views import state_of
 
 
 def check(view, mines, prior):
-    """``whatif_check.whatif_routes`` on ``view`` (``mines`` < 0: not told; one count for
+    """``whatif.check.whatif_routes`` on ``view`` (``mines`` < 0: not told; one count for
     a value's weight and deduction at the prior 0.5, apart at 0.3): assert the local
     deductions equal the whole analyses, and the joint pass outcome_table. Returns
     (got, ok)."""

@@ -36,7 +36,7 @@ from fastsweep.options import make_config
 from fastsweep.inference import _state
 from fastsweep.kernels.inference import count as kc
 from fastsweep.kernels.inference import results as kr
-from fastsweep.kernels.inference import whatif as kw
+from fastsweep.kernels.inference.whatif import base as kw
 from fastsweep.runner import play_chunk
 from fastsweep.studies.script_args import parse, parser, write_run
 

@@ -7,7 +7,7 @@ cell X that maximises the expected number of cells the agent can decide afterwar
 
 q = P(X is a mine), R = D(X is a mine), D(o) = hidden cells decided once outcome o is
 known (X excluded). The report estimated it by sampling and decided cells with the
-single-clue rules; here q and P(v | safe) are exact (``whatif.outcome_table``'s floats),
+single-clue rules; here q and P(v | safe) are exact (``whatif.base.outcome_table``'s floats),
 and D is complete deduction on the what-if position, or with ``risk_rules="basic"`` the
 closure of the single-clue rules (and the count rules when the total is told) on the
 what-if knowledge (``save_knowledge`` / ``observe`` / ``restore_knowledge``). Ties
@@ -15,9 +15,9 @@ what-if knowledge (``save_knowledge`` / ``observe`` / ``restore_knowledge``). Ti
 order.
 
 Each what-if works only where the outcome changes something: complete deduction
-re-counts the components the outcome touches (``whatif_ded``: the whole analysis where
+re-counts the components the outcome touches (``whatif.ded``: the whole analysis where
 the mine total may decide cells elsewhere; a cell's values are counted with its outcome
-row, ``whatif_joint.outcomes_decided``, on one frontier), and the single-clue closure
+row, ``whatif.joint.outcomes_decided``, on one frontier), and the single-clue closure
 starts from the clues the outcome changes when the position itself decides nothing by
 those rules (:func:`decided_basic`). Same floats and integers as whole what-ifs, so the
 same choices bit for bit.
@@ -40,11 +40,11 @@ from ..engine.layout import (
     A_GUESS, C_GPTR, C_KMINES, C_ORDER, F_NBR, F_NNB, HIDDEN, R_APPROX_GUESS, R_RISK_GUESS,
     R_THRESHOLD_GUESS, REVEALED,
 )
-from ..inference.whatif import OUT_MINE
+from ..inference.whatif.base import OUT_MINE
 # (pseq, lookahead and tests import N_KEYS and iso_key from here)
-from ..inference.whatif_iso import N_KEYS, isolated, iso_key
-from ..inference.whatif_ded import ded_base, ded_scratch, decided_after, whole_counts
-from ..inference.whatif_joint import outcomes_decided
+from ..inference.whatif.iso import N_KEYS, isolated, iso_key
+from ..inference.whatif.ded import ded_base, ded_scratch, decided_after, whole_counts
+from ..inference.whatif.joint import outcomes_decided
 
 TIE_RTOL = 1e-12
 RULES_COMPLETE = 0  # risk_rules: complete deduction decides the what-if's cells
@@ -138,7 +138,7 @@ def _decided(S, q, rules, mark, queue):
 def _decided_after(S, c, v, q, rules, scratch, dbase, local):
     """Cells decided once hidden cell ``c`` shows ``v`` (``OUT_MINE``: is a mine), on a
     what-if of ``S``'s knowledge. ``local``: :func:`decided_basic` may start from c
-    (the position decides nothing by its rules); ``dbase``: ``whatif_ded.ded_base``."""
+    (the position decides nothing by its rules); ``dbase``: ``whatif.ded.ded_base``."""
     mark, queue, touched, buf = scratch
     if rules != RULES_BASIC:
         return decided_after(S, q, dbase, c, v, touched, buf)[0]
@@ -176,7 +176,7 @@ def risk_scores(S, mine_count, prior, budget, rules, score, pmine, shortcut=True
     dbase = ded_base(S, qd)
     out = np.zeros((n, OUT_MINE + 1), np.float64)
     # complete deduction: the cells decided after each value of a cell (not isolated,
-    # or with the total), counted with its outcome row (whatif_joint; -2: not there)
+    # or with the total), counted with its outcome row (whatif.joint; -2: not there)
     dec = np.full((n, OUT_MINE + 1, 2), -2, np.int64)
     # (with the basic rules the rows alone: the same floats as outcome_table's)
     qp = query(mine_count, prior, budget, True)

@@ -68,7 +68,7 @@ from ...engine.layout import (
 from .offedge import limit_offedge, reveal_distance
 from .pseq import N_KEYS, fill_row, iso_key, query
 from .pseudo import pseudo_cells
-from ...inference.whatif import OUT_MINE, base_counts, base_logw, value_range
+from ...inference.whatif.base import OUT_MINE, base_counts, base_logw, value_range
 
 BONUS = 0.001  # weight of progress in the score (a tie-break between near-equal cells)
 SECOND = 0.2  # weight of the second-safest cell after a reveal (Hill's 4:1 blend)

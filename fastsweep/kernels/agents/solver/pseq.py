@@ -31,7 +31,7 @@ from ...engine.game import F_PRIOR, P_BUDGET, P_MINE_COUNT
 from ...jit import njit
 from ...engine.layout import A_GUESS, C_APPROX, C_GPTR, C_ORDER, C_P, HIDDEN, K, R_PSEQ_GUESS
 from ..risk import N_KEYS, iso_key  # noqa: F401 (N_KEYS: lookahead imports it here)
-from ...inference.whatif import (
+from ...inference.whatif.base import (
     OUT_MINE, base_counts, base_logw, outcomes_local, outcomes_whole,
 )
 
@@ -130,7 +130,7 @@ def criteria(S, q, qd, pcell, cells, sv, ev, qv):
     n = ncells(S)
     local, base = base_counts(S, q)
     logw = base_logw(S, base) if local else analyse(S, q).logw
-    row = np.zeros((n, OUT_MINE + 1))  # as whatif.outcome_table, for these cells
+    row = np.zeros((n, OUT_MINE + 1))  # as whatif.base.outcome_table, for these cells
     safe = np.full((n, 9), -1, np.int32)  # cells proved safe after "c shows v"
     keyc = np.full(N_KEYS, -1, np.int64)
     keys = np.full(N_KEYS, -1, np.int64)

@@ -13,31 +13,31 @@ v on the knowledge, counts only that clue set's components and puts the untouche
 components' weights back: a sum of logs without the total, a convolution by mine count
 and the binomial of the unconstrained cells with it. Positions with soft clues or an
 approximated component take the whole analysis per what-if (:func:`outcome_table`).
-Isolated cells (``whatif_iso.iso_key``: with their hidden neighbours they touch no
+Isolated cells (``whatif.iso.iso_key``: with their hidden neighbours they touch no
 clue) of a class have the same what-ifs: counted once per class. The pieces of a local
 what-if (:func:`touch`, :func:`clue_set`, :func:`set_frontier`, :func:`rest_part`,
-:func:`sub_logw`) are shared with ``whatif_joint.py``, which also gives the what-ifs'
+:func:`sub_logw`) are shared with ``whatif/joint.py``, which also gives the what-ifs'
 deductions.
 """
 import math
 
 import numpy as np
 
-from ..engine.actions import observe, restore_knowledge, save_knowledge
-from .combine import _lnbinom
-from .count import (
+from ...engine.actions import observe, restore_knowledge, save_knowledge
+from ..combine import _lnbinom
+from ..count import (
     DEFAULT_BUDGET, LOG_ODDS_TILT, ST_OK, Query, _component_weights, _count_components,
     analyse,
 )
-from ..engine.env import (
+from ...engine.env import (
     hidden_left, mines_left, mines_left_known, nb_hidden, nb_mines, ncells, word,
 )
-from ..engine.env import status as cell_status
-from .frontier import CB_C, CB_COMP, CB_SIZE, CK_CELL, CK_COMP, frontier, frontier_of
-from ..jit import njit
-from ..engine.layout import C_P, F_AUX, F_NBR, F_NNB, HIDDEN, K, REVEALED
-from .results import cell_results
-from .whatif_iso import N_KEYS, iso_key
+from ...engine.env import status as cell_status
+from ..frontier import CB_C, CB_COMP, CB_SIZE, CK_CELL, CK_COMP, frontier, frontier_of
+from ...jit import njit
+from ...engine.layout import C_P, F_AUX, F_NBR, F_NNB, HIDDEN, K, REVEALED
+from ..results import cell_results
+from .iso import N_KEYS, iso_key
 
 OUT_MINE = 9  # column of "the cell is a mine"; columns 0..8: safe and shows that clue
 

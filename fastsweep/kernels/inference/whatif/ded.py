@@ -29,14 +29,14 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..engine.actions import observe, observe_mine, restore_knowledge, save_knowledge
-from ..engine.env import hidden_left, mines_left_known, ncells
-from ..engine.layout import C_P, K
-from ..jit import njit
-from .combine import marginals_free
-from .count import DEFAULT_BUDGET, ST_OK, analyse, analyse_frontier, total_free
-from .frontier import CB_C, CB_COMP, CB_DED, CB_SIZE, frontier
-from .whatif import clue_set, set_frontier, touch
+from ...engine.actions import observe, observe_mine, restore_knowledge, save_knowledge
+from ...engine.env import hidden_left, mines_left_known, ncells
+from ...engine.layout import C_P, K
+from ...jit import njit
+from ..combine import marginals_free
+from ..count import DEFAULT_BUDGET, ST_OK, analyse, analyse_frontier, total_free
+from ..frontier import CB_C, CB_COMP, CB_DED, CB_SIZE, frontier
+from .base import clue_set, set_frontier, touch
 
 MINE = 9  # the outcome "the cell is a mine" (as whatif.OUT_MINE); 0..8: shows that value
 
@@ -170,7 +170,7 @@ def _finish(S, told, part, upart):
 def decided_sub(S, base, upart, sub):
     """(decided, safe) of a what-if from its clue set's frontier ``sub`` (``S``: the
     what-if knowledge; ``upart``: :func:`untouched_part` of the base's components it
-    does not re-count; see ``whatif.clue_set``, whose set is the touched components'
+    does not re-count; see ``whatif.base.clue_set``, whose set is the touched components'
     clues and c's with hidden neighbours left, as in the whole frontier). (-1, -1) as
     the whole analysis's failure, (-2, -2) when the whole analysis must decide (the
     total may matter, or an approximation)."""
@@ -187,7 +187,7 @@ def decided_sub(S, base, upart, sub):
 @njit(cache=True)
 def decided_counted(S, told, upart, sub, counted, tilt, bprob):
     """:func:`decided_sub` on counts already made (``counted`` = (status, approximated,
-    Counted, Comps): ``whatif.count_cd`` of ``sub`` with ``tilt`` = (x, log odds of the
+    Counted, Comps): ``whatif.base.count_cd`` of ``sub`` with ``tilt`` = (x, log odds of the
     prior, by mine count), the very counts ``count.analyse_frontier`` makes without the
     total: the caller checks that its x and keying are the same); the rest of that
     analysis (its backward passes) runs here. ``bprob`` (float64, at least ``sub``'s

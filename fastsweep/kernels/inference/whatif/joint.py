@@ -1,19 +1,19 @@
 """Outcome rows and deductions of the what-ifs in one pass (the ``risk`` agent's).
 
-For each hidden cell c, ``whatif.outcome_table``'s row (P(c is a mine), P(c is safe and
+For each hidden cell c, ``whatif.base.outcome_table``'s row (P(c is a mine), P(c is safe and
 shows v)) and, for each value v of positive probability at a cell that is not isolated
 (isolated too with the total: once per class), the hidden cells complete deduction
-decides once c shows v (as ``whatif_ded``).
+decides once c shows v (as ``whatif.ded``).
 
 Why one pass: the what-ifs of one cell's values share their clue set (the components c
 touches and c's own clue; only c's value differs), so its frontier is built once per
-cell (and the untouched components' share of the weight, ``whatif.rest_part``), each
+cell (and the untouched components' share of the weight, ``whatif.base.rest_part``), each
 value patches c's constraint (``CK_VAL``: nothing else in the frontier depends on it)
-and both the weight (``whatif.sub_logw``) and the deduction of that value are counted on
+and both the weight (``whatif.base.sub_logw``) and the deduction of that value are counted on
 it. Without the total, when the weight's count is bit for bit the count the deduction's
 analysis makes (:func:`shared_tilt`: always with the default prior 0.5), one count
-serves both (``whatif_ded.decided_counted`` runs only its backward passes); else the
-deduction is counted apart (``whatif_ded.decided_sub``). The counts and sums are
+serves both (``whatif.ded.decided_counted`` runs only its backward passes); else the
+deduction is counted apart (``whatif.ded.decided_sub``). The counts and sums are
 ``outcome_table``'s own, in the same order (the same floats), and the deductions the
 whole analysis's (the same integers).
 """
@@ -21,22 +21,22 @@ import math
 
 import numpy as np
 
-from ..engine.actions import observe, restore_knowledge, save_knowledge
-from ..engine.env import nb_hidden, nb_mines, ncells
-from ..engine.env import status as cell_status
-from ..engine.layout import C_P, F_AUX, HIDDEN, K, REVEALED
-from ..jit import njit
-from .count import LOG_ODDS_TILT, ST_OK, Query
-from .frontier import CK_VAL
-from .results import cell_results
-from .whatif import (
+from ...engine.actions import observe, restore_knowledge, save_knowledge
+from ...engine.env import nb_hidden, nb_mines, ncells
+from ...engine.env import status as cell_status
+from ...engine.layout import C_P, F_AUX, HIDDEN, K, REVEALED
+from ...jit import njit
+from ..count import LOG_ODDS_TILT, ST_OK, Query
+from ..frontier import CK_VAL
+from ..results import cell_results
+from .base import (
     OUT_MINE, base_counts, base_logw, clue_set, count_cd, outcomes_whole,
     rest_part, set_frontier, sub_logw, touch, value_range,
 )
-from .whatif_ded import (
+from .ded import (
     _finish, decided_counted, decided_sub, untouched_part, whole_counts,
 )
-from .whatif_iso import N_KEYS, iso_key
+from .iso import N_KEYS, iso_key
 
 
 @njit(cache=True)
@@ -55,9 +55,9 @@ def shared_tilt(q, base, dbase):
 
 @njit(cache=True)
 def cell_joint(S, q, base, logw, dbase, c, row, drow, scratch):
-    """``whatif.outcomes_local``'s row of hidden cell ``c`` into ``row`` (the same
+    """``whatif.base.outcomes_local``'s row of hidden cell ``c`` into ``row`` (the same
     floats), and, unless ``drow`` is empty, ``drow[v]`` = (cells decided, proved safe)
-    once c shows v, for each v with ``row[v]`` > 0 (``dbase``: ``whatif_ded.ded_base``).
+    once c shows v, for each v with ``row[v]`` > 0 (``dbase``: ``whatif.ded.ded_base``).
     Returns the what-ifs whose weight had to be approximated (their entries left 0)."""
     fr, comp, clen, weights, x, tilt, budget = base
     touched, buf = scratch
@@ -127,11 +127,11 @@ def deduction_query(q):
 
 @njit(cache=True)
 def outcomes_decided(S, q, out, dec, dbase, want_d):
-    """``whatif.outcome_table(S, q, out)`` (the same floats) and ``dec[c, v]`` = (cells
+    """``whatif.base.outcome_table(S, q, out)`` (the same floats) and ``dec[c, v]`` = (cells
     decided, proved safe) by complete deduction once hidden cell c shows v, for the cells
     that are not isolated (all, with the total) and the values with ``out[c, v]`` > 0
     (-2 elsewhere: not counted here; nowhere unless ``want_d``: the rows alone, faster
-    than ``outcome_table``'s). ``dbase``: ``whatif_ded.ded_base`` of ``S`` and
+    than ``outcome_table``'s). ``dbase``: ``whatif.ded.ded_base`` of ``S`` and
     :func:`deduction_query` of ``q``. Returns (status, approximated, quality) as
     ``outcome_table``."""
     q = Query(q.mine_count, q.prior, q.budget, True, q.method, q.soft)

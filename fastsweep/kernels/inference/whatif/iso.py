@@ -1,15 +1,15 @@
 """Isolated hidden cells: those that, with their hidden neighbours, touch no clue.
 
-Why a module of its own: several what-if users share it (``whatif.outcome_table``, the
+Why a module of its own: several what-if users share it (``whatif.base.outcome_table``, the
 ``risk`` agent, ``pseq`` and ``lookahead``). Observing v at an isolated cell adds one
 component of its own (its hidden neighbours, v less its known mines) and touches no other,
 so its what-ifs depend only on its class (hidden and known-mine neighbours): they are
 counted once per class.
 """
-from ..engine.env import nb_hidden, nb_mines
-from ..engine.env import status as cell_status
-from ..engine.layout import F_NBR, F_NNB, HIDDEN, REVEALED
-from ..jit import njit
+from ...engine.env import nb_hidden, nb_mines
+from ...engine.env import status as cell_status
+from ...engine.layout import F_NBR, F_NNB, HIDDEN, REVEALED
+from ...jit import njit
 
 N_KEYS = 9 * 9  # isolated-cell classes: hidden neighbours x known-mine neighbours
 

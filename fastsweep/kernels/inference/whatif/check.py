@@ -2,24 +2,24 @@
 test_whatif_deductions.py): a kernel here, not in the test module, so that its compiled
 code is keyed on the kernels' source like theirs (a test module's cached kernel kept
 stale callees); no agent imports it."""
-from ..engine.actions import observe, observe_mine, restore_knowledge, save_knowledge
-from ..engine.env import ncells
-from ..engine.env import status as cell_status
-from ..engine.layout import HIDDEN
-from ..jit import njit
-from .count import query
-from .whatif import OUT_MINE, outcome_table, value_range
-from .whatif_ded import decided_after, ded_base, ded_scratch, whole_counts
-from .whatif_joint import outcomes_decided
+from ...engine.actions import observe, observe_mine, restore_knowledge, save_knowledge
+from ...engine.env import ncells
+from ...engine.env import status as cell_status
+from ...engine.layout import HIDDEN
+from ...jit import njit
+from ..count import query
+from .base import OUT_MINE, outcome_table, value_range
+from .ded import decided_after, ded_base, ded_scratch, whole_counts
+from .joint import outcomes_decided
 
 
 @njit(cache=True)
 def whatif_routes(S, told, prior, got, want, joint, out, ref):
     """Every hidden cell's what-ifs by each route, to check them against each other. For
     each hidden cell c and outcome v (0..8 within c's value range, MINE): ``got[c, v]`` = (decided, safe,
-    whole analysis taken) by ``whatif_ded.decided_after``, ``want[c, v]`` = (decided,
+    whole analysis taken) by ``whatif.ded.decided_after``, ``want[c, v]`` = (decided,
     safe) by a whole analysis of the what-if (-9: not asked); ``joint`` and ``out``:
-    :func:`outcomes_decided`'s, ``ref``: ``whatif.outcome_table``'s. Returns whether the
+    :func:`outcomes_decided`'s, ``ref``: ``whatif.base.outcome_table``'s. Returns whether the
     position's own count was exact (``ded_base``'s ok)."""
     qd = query(told, prior, 0, False)
     base = ded_base(S, qd)
