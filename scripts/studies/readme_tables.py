@@ -94,11 +94,24 @@ def bench_targets():
             what = f"{r.ratio:.3f} ({r.ratio_min:.3f}-{r.ratio_max:.3f})"
         same = {True: "yes", False: "NO", "True": "yes", "False": "NO"}.get(r.identical,
                                                                           "(two agents)")
-        rows.append([r.target, f"{r.board} {r.rules}", what, same, r.goal])
+        rows.append([r.target, f"{r.board} {r.rules}", what, same, r.goal,
+                     "met" if target_met(r) else "MISSED"])
     head = (f"{run.get('date', '?')}, {run.get('machine', '?')}, "
             f"`{run.get('command', '?')}` against {run.get('rev', '?')}:")
-    return head + "\n\n" + _md(["agent", "board", "measured", "identical games", "target"],
-                                rows)
+    return head + "\n\n" + _md(["agent", "board", "measured", "identical games", "target",
+                                 "verdict (median)"], rows)
+
+
+def target_met(r):
+    """Whether a bench_targets row meets its goal, on the medians: "<= X ms a game" (the
+    new time), ">= Nx faster" (old / new) or ">= R" (the games/s ratio)."""
+    goal = r.goal.split()
+    bound = float(goal[1].rstrip("x"))
+    if goal[1].endswith("x"):
+        return 1 / r.ratio >= bound
+    if len(goal) > 2 and goal[2] == "ms":
+        return float(r.new_ms) <= bound
+    return r.ratio >= bound
 
 
 def report():
