@@ -263,8 +263,8 @@ def deduce(view, mines=None, *, budget=0, info=False, method="auto", likelihood=
         Total number of mines on the board (known mines included). Without it, any
         number of mines is possible.
     budget : int
-        Work budget (DP states per frontier component; 0 = default; see the README for
-        the memory it allows). A component over budget is decided by search, whose
+        Work budget (DP states per frontier component; 0 = default; the guide's "Exact
+        inference" page gives the memory it allows). A component over budget is decided by search, whose
         own limit (2^18 decisions per component) is not the budget: certain cells do
         not depend on the budget unless that limit is hit, so any budget, even 1,
         finds every certain cell of a small view. Its probabilities are estimated by

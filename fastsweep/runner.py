@@ -116,8 +116,8 @@ def run(agent, size, mines=None, density=None, games=1, seed=0, **options) -> pd
         ``bruteforce`` agents: the largest frontier component (cells) they enumerate.
     noise : str
         The sensor's noise model: ``"none"``, ``"detector:p_neg=A,p_pos=B"``,
-        ``"reveal:p=P"``, ``"optimistic[:p=P]"`` or ``"cautious[:p=P]"`` (README, "Noisy
-        sensors"). The noise of game i is the same for every agent.
+        ``"reveal:p=P"``, ``"optimistic[:p=P]"`` or ``"cautious[:p=P]"`` (the guide's
+        "Noisy sensors" page). The noise of game i is the same for every agent.
     noise_aware : bool or None
         Under noise, ``inference`` / ``probability`` reason on the exact posterior given
         the shown values (None, the default: yes for them) or trust the shown clues
@@ -129,7 +129,7 @@ def run(agent, size, mines=None, density=None, games=1, seed=0, **options) -> pd
         ``lookahead``: exact endgame search once at most ``endgame`` layouts are
         consistent (0: off; needs the mine total), within ``endgame_nodes`` search nodes a
         move; it scores the cells at least ``candidate_cut`` as safe as the safest
-        (README, "The strongest classic solver").
+        (the guide's "Agents" page, ``lookahead``).
     pseudo_fifty : bool
         ``lookahead``: guess a pseudo-50/50 early (a cell that, were it a mine, would
         certainly be half of a 50/50 no reveal can resolve); on by default.
@@ -140,7 +140,7 @@ def run(agent, size, mines=None, density=None, games=1, seed=0, **options) -> pd
     offedge_limit : bool
         ``lookahead``: off the frontier, score only the cells D. Hill's solver scores
         (two steps from a clue, or in a corner or nook; all when fewer than 30): a
-        cheaper setting (docs in the README's "The strongest classic solver").
+        cheaper setting (the guide's "Agents" page, ``lookahead``).
     fifty_blocks : bool
         ``lookahead``: guess early also the unavoidable 50/50s over more than two cells
         (2x2 blocks and other sets linked by clues, whose two mine patterns no clue can

@@ -1,5 +1,5 @@
 """Numbers the published reports give, that the studies redo (scripts/studies/): their
-figures draw them beside fastsweep's and the README's tables quote them.
+figures draw them beside fastsweep's and the results pages' tables quote them.
 
 >>> RELE["linalg"][30][RELE_DENSITIES.index(0.3)], RELE_TABLE[(30, 0.3)]
 (86.5, (86.5, 92.2))

@@ -140,7 +140,8 @@ def table(folder):
 
 
 def markdown(df):
-    """The README's table: one row per board and opening, the agents side by side."""
+    """The solver study's table (docs/pages/studies/solver.md): one row per board and
+    opening, the agents side by side."""
     lines = ["| board | opening | best published | goal | lookahead | pseq | risk | probability | "
              "lookahead - pseq, paired | lookahead - probability, paired | "
              "guesses after the opening (won games; lookahead / pseq / risk / probability) |",
