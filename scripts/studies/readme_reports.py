@@ -1,7 +1,7 @@
 """README tables of the reports' studies (results/reports/*.csv, scripts/studies/reports.py).
 
 Renderers for :mod:`readme_tables` (blocks ``rele2019``, ``rele2019-time``, ``cs440``,
-``cs440-follow``, ``patel2020``, ``dhurandhar``): numbers in percent, ``m ± h`` = mean and
+``cs440-follow``, ``cs440-risk``, ``patel2020``, ``dhurandhar``): numbers in percent, ``m ± h`` = mean and
 95% CI half-width.
 """
 from __future__ import annotations
@@ -124,6 +124,56 @@ def cs440_follow():
                   + [f"guesses: {n}" for n in names], rows))
 
 
+FOLLOW = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
+
+
+def _side(a, b, metric):
+    """-1 / 0 / 1: ``a``'s 95% interval of ``metric`` below / overlapping / above ``b``'s."""
+    stem = {"guess_share": "guess"}.get(metric, metric)
+    if a[f"{stem}_high"] < b[f"{stem}_low"]:
+        return -1
+    return 1 if a[f"{stem}_low"] > b[f"{stem}_high"] else 0
+
+
+def _where(sides):
+    """"higher at densities 0.3, 0.4, ...": the densities of each side, empty sides left
+    out ("at every density" when one side holds them all)."""
+    words = {1: "higher", 0: "within each other's 95% interval", -1: "lower"}
+    parts = []
+    for want in (1, 0, -1):
+        ds = [f"{d:g}" for d, s in sides if s == want]
+        if len(ds) == len(sides):
+            return f"{words[want]} at every density"
+        if ds:
+            parts.append(f"{words[want]} at {', '.join(ds)}")
+    return "; ".join(parts)
+
+
+def cs440_risk():
+    """The follow-up's comparisons of ``risk`` with ``probability``, as sentences: where
+    their 95% intervals (per cell, not paired) lie apart, and how far the single-clue
+    what-if rules move ``risk``."""
+    df = _load("cs440")
+
+    def cell(a, d, o=""):
+        return _cell(df, agent=a, density=d, mine_count=False, options=o)
+
+    out = []
+    for metric, what in (("cost", "cost"), ("guess_share", "share of guesses")):
+        sides = [(d, _side(cell("risk", d), cell("probability", d), metric)) for d in FOLLOW]
+        lo = max(FOLLOW, key=lambda d: cell("probability", d)[metric] - cell("risk", d)[metric])
+        r, p = cell("risk", lo)[metric], cell("probability", lo)[metric]
+        out.append(f"* `risk`'s {what} against `probability`'s, by density: "
+                   f"{_where(sides)} (the largest gap: {100 * r:.1f}% vs {100 * p:.1f}% "
+                   f"at {lo:g}).")
+    gap = {m: max(abs(cell("risk", d)[m] - cell("risk", d, "risk_rules=basic")[m])
+                  for d in FOLLOW) for m in ("cost", "guess_share")}
+    out.append("* Deciding its what-ifs by the single-clue rules (`risk_rules=basic`, the "
+               f"report's variant) moves its cost by at most {100 * gap['cost']:.1f} and "
+               f"its share of guesses by at most {100 * gap['guess_share']:.1f} points.")
+    return "\n".join(out)
+
+
 def patel2020():
     df = _load("patel2020")
     agents = ["basic", "subset", "probability", "threshold"]
@@ -164,4 +214,4 @@ def dhurandhar():
 
 
 BLOCKS = {"rele2019": rele2019, "rele2019-time": rele2019_time, "cs440": cs440,
-          "cs440-follow": cs440_follow, "patel2020": patel2020, "dhurandhar": dhurandhar}
+          "cs440-follow": cs440_follow, "cs440-risk": cs440_risk, "patel2020": patel2020, "dhurandhar": dhurandhar}

@@ -94,7 +94,7 @@ def fig_cs440(df):
     axes[2].set_title("risk: % moves guessed")
     ps.label_axes(axes, "mine density", "percent")
     ps.finish(fig, axes, "CS440 report and its follow-up redone", "20x20, keep-going",
-              notes=["cost and risk without the mine total (the follow-up's agents); "
+              notes=["cost and risk without the mine total (the follow-up's agents)",
                      f"risk and risk (basic rules) lie within {_risk_gap(df):.1f} points of "
                      "each other"],
               bands=bands)
@@ -144,9 +144,10 @@ def fig_dhurandhar(df):
         ax.grid(True, axis="x")
     grid[0].set_yticks(range(len(agents)))
     grid[0].set_yticklabels(agents)
+    lo, hi = int(df.games.min()), int(df.games.max())
+    games = f"{hi:,}" if lo == hi else f"{lo:,}-{hi:,}"
     fig.suptitle("Dhurandhar report redone: classic rules, first cell (0,0), no mine total\n"
-                 f"bars: 95% Wilson interval over {int(df.games.max()):,} games (risk: "
-                 f"{int(df[df.agent == 'risk'].games.max()):,}); dotted: the report's wins "
+                 f"bars: 95% Wilson interval over {games} games; dotted: the report's wins "
                  "of 50", fontsize=ps.STYLE["figure.titlesize"])
     return fig
 
