@@ -46,28 +46,35 @@ def _cell(df, **kw):
 
 
 def rele2019():
+    """Two tables (8 and 7 columns, so that each fits a page): the single-clue and
+    linear-algebra agents, then the brute-force ones; "their" columns beside ours."""
     df = _load("rele2019")
-    cols = [("basic", "baseline"), ("linalg", "linalg"),
-            ("linalg-bruteforce", "linalg-bruteforce"), ("bruteforce", None)]
-    head = ["dim", "density"]
-    for a, theirs in cols:
-        if theirs:
-            head.append(f"their {theirs}")
-        head += [f"{a} + total", a]
-    rows = []
-    for d in (10, 20, 30, 40):
-        for j, dens in enumerate(RELE_DENSITIES):
-            r = [d, dens]
-            for a, theirs in cols:
-                if theirs:
-                    r.append(f"{RELE[a][d][j]:.1f}")
-                for mc in (True, False):
-                    x = _cell(df, agent=a, width=d, density=dens, mine_count=mc)
-                    r.append(_pm(x) if x is not None else "")
-            rows.append(r)
+    groups = [("the baseline and linear algebra",
+               [("basic", "baseline"), ("linalg", "linalg")]),
+              ("brute force", [("linalg-bruteforce", "linalg-bruteforce"),
+                               ("bruteforce", None)])]
     n = int(df[df.width <= 40].games.min())
-    return (f"{n:,} games a cell (seed {int(df.seed.iloc[0])}), keep-going, random opening; "
-            f"`results/reports/rele2019.csv`.\n\n" + _md(head, rows))
+    out = (f"{n:,} games a cell (seed {int(df.seed.iloc[0])}), keep-going, random opening; "
+           f"`results/reports/rele2019.csv`.")
+    for title, cols in groups:
+        head = ["dim", "density"]
+        for a, theirs in cols:
+            if theirs:
+                head.append(f"their {theirs}")
+            head += [f"{a} + total", a]
+        rows = []
+        for d in (10, 20, 30, 40):
+            for j, dens in enumerate(RELE_DENSITIES):
+                r = [d, dens]
+                for a, theirs in cols:
+                    if theirs:
+                        r.append(f"{RELE[a][d][j]:.1f}")
+                    for mc in (True, False):
+                        x = _cell(df, agent=a, width=d, density=dens, mine_count=mc)
+                        r.append(_pm(x) if x is not None else "")
+                rows.append(r)
+        out += f"\n\n{title[0].upper() + title[1:]}:\n\n" + _md(head, rows)
+    return out
 
 
 def rele2019_time():
