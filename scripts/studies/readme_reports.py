@@ -108,12 +108,15 @@ def cs440():
                   rows))
 
 
+FOLLOW = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)  # the follow-up's densities
+
+
 def cs440_follow():
     df = _load("cs440")
     who = [("linalg-plus", ""), ("probability", ""), ("risk", ""),
            ("risk", "risk_rules=basic")]
     rows = []
-    for dens in (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8):
+    for dens in FOLLOW:
         r = [f"{dens:g}"]
         for metric in ("cost", "guess_share"):
             for a, o in who:
@@ -129,9 +132,6 @@ def cs440_follow():
                         ("linalg-plus", "probability", "risk")) + ".\n\n"
             + _md(["density"] + [f"cost: {n}" for n in names]
                   + [f"guesses: {n}" for n in names], rows))
-
-
-FOLLOW = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 
 
 def _side(a, b, metric):
@@ -171,8 +171,8 @@ def cs440_risk():
         lo = max(FOLLOW, key=lambda d: cell("probability", d)[metric] - cell("risk", d)[metric])
         r, p = cell("risk", lo)[metric], cell("probability", lo)[metric]
         out.append(f"* `risk`'s {what} against `probability`'s, by density: "
-                   f"{_where(sides)} (the largest gap: {100 * r:.1f}% vs {100 * p:.1f}% "
-                   f"at {lo:g}).")
+                   f"{_where(sides)} (furthest below `probability`'s: {100 * r:.1f}% vs "
+                   f"{100 * p:.1f}% at {lo:g}).")
     gap = {m: max(abs(cell("risk", d)[m] - cell("risk", d, "risk_rules=basic")[m])
                   for d in FOLLOW) for m in ("cost", "guess_share")}
     out.append("* Deciding its what-ifs by the single-clue rules (`risk_rules=basic`, the "
