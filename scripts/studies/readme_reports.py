@@ -49,9 +49,9 @@ def rele2019():
     """Two tables (8 and 7 columns, so that each fits a page): the single-clue and
     linear-algebra agents, then the brute-force ones; "their" columns beside ours."""
     df = _load("rele2019")
-    groups = [("the baseline and linear algebra",
+    groups = [("The baseline and linear algebra",
                [("basic", "baseline"), ("linalg", "linalg")]),
-              ("brute force", [("linalg-bruteforce", "linalg-bruteforce"),
+              ("Brute force", [("linalg-bruteforce", "linalg-bruteforce"),
                                ("bruteforce", None)])]
     n = int(df[df.width <= 40].games.min())
     out = (f"{n:,} games a cell (seed {int(df.seed.iloc[0])}), keep-going, random opening; "
@@ -73,7 +73,7 @@ def rele2019():
                         x = _cell(df, agent=a, width=d, density=dens, mine_count=mc)
                         r.append(_pm(x) if x is not None else "")
                 rows.append(r)
-        out += f"\n\n{title[0].upper() + title[1:]}:\n\n" + _md(head, rows)
+        out += f"\n\n{title}:\n\n" + _md(head, rows)
     return out
 
 
