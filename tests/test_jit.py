@@ -1,5 +1,6 @@
 """The kernels' dispatcher (fastsweep/kernels/jit.py): one compile per argument types, and
-a compile cache keyed on the kernels' content, not on the clone's path.
+a compile cache keyed on the kernels' content (per module, see test_cache_keys.py), not
+on the clone's path.
 
 Numba would compile a kernel again for every constant a jitted caller passes it
 (``Literal[int](2)``); these checks keep that from coming back, e.g. through a new
@@ -57,7 +58,10 @@ def test_cache_is_filed_by_path_inside_the_package():
     from fastsweep.kernels.engine.env import new_state
     from fastsweep.kernels.jit import cache_dir
 
-    assert new_state._cache.cache_path == os.path.join(cache_dir(), "engine", "env")
+    from fastsweep.kernels.cache_keys import module_key
+
+    assert new_state._cache.cache_path == os.path.join(cache_dir(), "engine", "env",
+                                                       module_key("engine/env"))
 
 
 _PROBE = """

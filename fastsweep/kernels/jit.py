@@ -1,4 +1,5 @@
-"""The kernels' ``njit``: Numba's, but compiled once per argument types, not per constant.
+"""The kernels' ``njit``: Numba's, but compiled once per argument types, not per constant,
+and cached per module under a key over the module's import closure.
 
 When one jitted function calls another with a constant argument (``act(S, c, A_GUESS,
 ...)``), Numba types the constant as a literal (``Literal[int](2)``) and compiles the
@@ -12,65 +13,73 @@ constant tuple index) cannot be written with it; none is.
 
 Use it as Numba's: ``@njit(cache=True)``, ``@njit(cache=True, inline="always")``.
 
-It also files each kernel's cache in fastsweep's own folder (:func:`cache_dir`, keyed on
-the kernels' content, see ``kernels/__init__.py``) under the module's path relative to
-the kernels package: Numba's locators key the folder on the clone's absolute path, so
-every clone and worktree compiled everything again.
+It files each kernel module's compiled code in fastsweep's own folder (:func:`cache_dir`),
+under the module's path relative to the kernels package and the module's key
+(``cache_keys.module_key``: a hash over the sources of the module's import closure), so
+an edit recompiles only the modules that can see it, and a second clone or worktree of
+the same source loads the first one's compiled kernels (Numba's locators key the folder
+on the clone's absolute path).
 """
-import hashlib
 import os
 import sys
 import threading
 import time
 import types as types_module
 from contextlib import contextmanager
-from functools import lru_cache
-from pathlib import Path
 
-import numba
 from numba.core import caching, config, types
 from numba.core.registry import CPUDispatcher
 
-KERNELS = Path(__file__).resolve().parent
-
-
-@lru_cache(maxsize=None)
-def source_hash() -> str:
-    """Hash of every kernel module's source, at any depth, the package's name and the
-    Numba version (16 hex digits)."""
-    # the package's name too: scripts/bench_ab.py imports a revision under another name
-    h = hashlib.sha256(numba.__version__.encode() + b"\0" + __name__.encode())
-    for p in sorted(KERNELS.rglob("*.py")):
-        h.update(p.relative_to(KERNELS).as_posix().encode() + b"\0" + p.read_bytes())
-    return h.hexdigest()[:16]
+from .cache_keys import module_key, module_of, prune
 
 
 def cache_dir() -> str:
-    """The folder of the compiled kernels of this source (see ``kernels/__init__.py``)."""
+    """The root folder of the compiled kernels (see ``kernels/__init__.py``):
+    ``$NUMBA_CACHE_DIR/fastsweep`` when NUMBA_CACHE_DIR is set, else
+    ``~/.cache/fastsweep/kernels`` (``$XDG_CACHE_HOME`` if set). Each module's kernels are
+    in ``<root>/<path in kernels>/<module key>/``."""
     base = os.environ.get("NUMBA_CACHE_DIR")
     if base:
-        return os.path.join(base, f"fastsweep-{source_hash()}")
+        return os.path.join(base, "fastsweep")
     home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(home, "fastsweep", f"kernels-{source_hash()}")
+    return os.path.join(home, "fastsweep", "kernels")
+
+
+_pruned = []  # the roots pruned by this process (once each)
+
+
+def kernel_cache_path(py_func) -> str:
+    """The folder of ``py_func``'s compiled code: ``cache_dir()/<module path>/<key>``,
+    the key over the closure of its module and of the modules it was specialised with
+    (``__kernel_deps__``, see :func:`specialise`)."""
+    rel = module_of(py_func.__module__)
+    key = module_key(rel, *sorted(getattr(py_func, "__kernel_deps__", ())))
+    root = cache_dir()
+    if root not in _pruned:
+        _pruned.append(root)
+        prune(root)
+    path = os.path.join(root, *rel.split("/"), key)
+    os.makedirs(path, exist_ok=True)
+    os.utime(path)  # a use: prune keeps the most recently used keys
+    return path
 
 
 class _KernelLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
-    """Numba cache locator for a kernel module: ``cache_dir()/<path in kernels>/``.
-    Its source stamp is Numba's (a hash of the file's content), so the path and mtime of
-    the clone do not matter."""
+    """Numba cache locator for a kernel module: ``cache_dir()/<path in kernels>/<key>/``.
+    Its source stamp is Numba's (the file's modification time and size); the key names
+    the sources of everything the kernel can see."""
 
     def __init__(self, py_func, py_file):
         self._py_file = py_file
         self._lineno = py_func.__code__.co_firstlineno
-        rel = Path(py_file).resolve().relative_to(KERNELS).with_suffix("")
-        self._cache_path = os.path.join(cache_dir(), *rel.parts)
+        self._cache_path = kernel_cache_path(py_func)
 
     def get_cache_path(self):
         return self._cache_path
 
     @classmethod
     def from_function(cls, py_func, py_file):
-        if not Path(py_file).resolve().is_relative_to(KERNELS):
+        if module_of(py_func.__module__) is None:
             return None  # not a kernel module: Numba's own locators
         return super().from_function(py_func, py_file)
 
@@ -137,7 +146,9 @@ def specialise(fn, suffix, **globals_):
     objects (e.g. a family's move, see ``agents/family.py``): a kernel written once and
     compiled for each family. Its qualified name gets ``_<suffix>``, which keeps each
     copy's compiled code in its own cache index (Numba files a function's cache under
-    its source file and qualified name, and its globals are not part of the key)."""
+    its source file and qualified name, and its globals are not part of the key). The
+    modules of the bound kernels (and what they were specialised with) are recorded in
+    ``__kernel_deps__``: the copy's cache key covers their import closures too."""
     g = dict(fn.__globals__)
     g.update(globals_)
     f = types_module.FunctionType(fn.__code__, g, f"{fn.__name__}_{suffix}", fn.__defaults__,
@@ -145,6 +156,14 @@ def specialise(fn, suffix, **globals_):
     f.__qualname__ = f"{fn.__qualname__}_{suffix}"
     f.__module__ = fn.__module__
     f.__doc__ = fn.__doc__
+    deps = set(getattr(fn, "__kernel_deps__", ()))
+    for v in globals_.values():
+        py = getattr(v, "py_func", v)
+        rel = module_of(getattr(py, "__module__", None) or "")
+        if rel is not None:
+            deps.add(rel)
+        deps.update(getattr(py, "__kernel_deps__", ()))
+    f.__kernel_deps__ = tuple(sorted(deps))
     return f
 
 
