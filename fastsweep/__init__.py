@@ -11,6 +11,7 @@ Your own agent (``fastsweep.user``): any of these takes an object with ``act(obs
 function, a batched ``act_batch(obs)`` or a Numba policy (:class:`NumbaAgent`) wherever it
 takes an agent's name; its moves are ``(row, col)``, :class:`Safe` and :class:`Flag`
 (``reveal`` / ``safe`` / ``flag``: the move codes of the batched and Numba forms).
+:func:`warm` compiles (or loads) the families' kernels ahead of a batch of work.
 """
 from .advisor.advice import Advice
 from .advisor.manual import advise
@@ -22,9 +23,10 @@ from .advisor.position_text import parse_position
 from .runner import run
 from .sweep import load, sweep  # sweep: the function; the module stays importable
 from .trace import play
+from .warmup import warm
 from .user import AgentError, Flag, Guess, NumbaAgent, Safe, check_agent, flag, reveal, safe
 
 __all__ = ["AGENTS", "Advice", "ManualGame", "advise", "deduce", "hard_board", "load",
            "mine_probabilities", "outcome_probabilities", "parse_position", "play", "run",
-           "sweep", "AgentError", "check_agent", "Flag", "Guess", "NumbaAgent", "Safe", "flag", "reveal", "safe"]
+           "sweep", "warm", "AgentError", "check_agent", "Flag", "Guess", "NumbaAgent", "Safe", "flag", "reveal", "safe"]
 __version__ = "0.1.0"

@@ -52,6 +52,7 @@ CASES = [
     ("bench/bench_hard_views.py", ["--quick"], ["bench_hard_views.csv"]),
     ("bench/bench_sweep.py", ["--quick"], ["bench_sweep.csv"]),
     ("bench/bench_solver.py", ["--quick"], ["bench_solver.csv"]),
+    ("bench/compile.py", ["--quick", "--only", "cold"], ["compile.csv"]),
     ("bench/profile_agents.py", ["--quick"], ["profile.csv", "fig_time.png"]),
     pytest.param("bench/bench_targets.py", ["--rev", "HEAD", "--quick"], ["bench_targets.csv"],
                  marks=pytest.mark.slow),  # (HEAD's basic family under another name: a minute)

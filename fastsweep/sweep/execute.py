@@ -5,18 +5,17 @@ finished ones are recorded as they arrive and the plan is extended adaptively.
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import time
 
 import numpy as np
 import pandas as pd
 
-from ..agents import agent_info, kernels_for
 from ..config import GameConfig
 from ..kernels.engine import game as kg
 from ..options import make_config
 from ..runner import frame, play_chunk
+from ..warmup import warm
 from .backends import Dask, Inline, Pool
 from .progress import Progress
 from .store import _append
@@ -28,39 +27,11 @@ class SweepWorkerError(RuntimeError):
     """A chunk failed in a worker; the message names its configuration and chunk."""
 
 
-def _cold(agent) -> bool:
-    """Whether the compiled kernels of ``agent``'s family are not on disk yet (its entry
-    kernel has no cache index: Numba's cache files, a private detail, hence the guard)."""
-    try:
-        return not os.path.exists(kernels_for(agent).FAMILY.play._cache._cache_file._index_path)
-    except AttributeError:
-        return False
-
-
-_COMPILE = "import sys, fastsweep; fastsweep.run(sys.argv[1], 4, mines=3, games=1)"
-
-
 def warm_up(agents, workers=1):
     """Compile (or load from Numba's cache) the kernels for ``agents``; returns seconds.
     With ``workers`` > 1, families not compiled yet compile at the same time in separate
-    processes (one per family, up to ``workers`` at once; each writes Numba's cache),
-    since each family's compile runs on one core; then this process loads them."""
-    t0 = time.perf_counter()
-    cold = {}
-    for a in agents:
-        if _cold(a):
-            cold.setdefault(agent_info(a).family, a)
-    if workers > 1 and len(cold) > 1:
-        todo = list(cold.values())
-        while todo:
-            batch, todo = todo[:workers], todo[workers:]
-            procs = [subprocess.Popen([sys.executable, "-c", _COMPILE, a]) for a in batch]
-            for pr in procs:
-                pr.wait()  # a failure shows again, with its message, when played below
-    for a in agents:
-        for mc in (False, True):
-            play_chunk(make_config(a, 4, mines=3, mine_count=mc), 0, 0, 1)
-    return time.perf_counter() - t0
+    processes (see :func:`fastsweep.warmup.warm`), then this process loads them."""
+    return warm(agents, processes=workers)
 
 
 def _describe(cfg: GameConfig) -> str:
