@@ -20,6 +20,7 @@ an edit recompiles only the modules that can see it, and a second clone or workt
 the same source loads the first one's compiled kernels (Numba's locators key the folder
 on the clone's absolute path).
 """
+import hashlib
 import os
 import sys
 import threading
@@ -51,9 +52,13 @@ _pruned = []  # the roots pruned by this process (once each)
 def kernel_cache_path(py_func) -> str:
     """The folder of ``py_func``'s compiled code: ``cache_dir()/<module path>/<key>``,
     the key over the closure of its module and of the modules it was specialised with
-    (``__kernel_deps__``, see :func:`specialise`)."""
+    (``__kernel_deps__``, see :func:`specialise`), and the digest of a user's code it
+    calls (``__code_digest__``, see ``user.compile_loop``)."""
     rel = module_of(py_func.__module__)
     key = module_key(rel, *sorted(getattr(py_func, "__kernel_deps__", ())))
+    digest = getattr(py_func, "__code_digest__", None)  # a user's code it calls
+    if digest:
+        key = hashlib.sha256(f"{key}\0{digest}".encode()).hexdigest()[:16]
     root = cache_dir()
     if root not in _pruned:
         _pruned.append(root)

@@ -24,6 +24,7 @@ from ..kernels.agents.family import MODE_BATCH, MODE_BLIND, MODE_TRACED
 from ..kernels.engine import game as kg
 from ..kernels.jit import compile_notice
 from .moves import ERRORS, describe
+from .reach import code_digest
 from .python_player import AgentError, _where
 
 I_MOVE, I_LAST, I_MINES, I_GAME = ku.I_MOVE, ku.I_LAST, ku.I_MINES, ku.I_GAME
@@ -67,6 +68,7 @@ class NumbaAgent:
         self.memory = int(memory)
         self.name = name or policy.py_func.__name__
         self._loop = None
+        self._digest = None  # of its code and what it reaches (set with the loop)
 
     def player(self, name):
         return NumbaPlayer(self, name)
@@ -82,7 +84,8 @@ class NumbaPlayer:
     def loop(self):
         a = self.agent
         if a._loop is None:
-            a._loop = ku.compile_loop(a.policy, "user")
+            a._digest = code_digest(a.policy)
+            a._loop = ku.compile_loop(a.policy, "user", a._digest)
         return a._loop
 
     def _call(self, mode, params, fparams, layout, first_game, out, secs, boards, moves,
@@ -94,7 +97,7 @@ class NumbaPlayer:
         err = np.zeros(4, np.int64)
         try:
             with compile_notice(loop, f"your agent {self.name!r} (its game loop)", "5-20 s",
-                                cached=False):
+                                cached=self.agent._digest is not None):
                 made = loop(mode, params, fparams, layout, first_game, out, secs, boards,
                             moves, probs, final, info, memory, err)
         except Exception as e:

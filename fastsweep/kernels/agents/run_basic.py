@@ -15,5 +15,5 @@ def agent_move(S, trp, params, fparams, ws):
     guess_in_order(flat(S))
 
 
-FAMILY = make_family("basic", agent_move, no_workspace, "20-40 s")
+FAMILY = make_family("basic", agent_move, no_workspace, "15-30 s")
 play_batch, play_traced, play_blind = FAMILY.entry_points()

@@ -9,5 +9,5 @@ from .family import make_family
 from .policies import new_workspace, next_move
 
 
-FAMILY = make_family("exact", next_move, new_workspace, "2-5 minutes")
+FAMILY = make_family("exact", next_move, new_workspace, "1-3 minutes")
 play_batch, play_traced, play_blind = FAMILY.entry_points()

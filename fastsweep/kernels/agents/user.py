@@ -247,12 +247,18 @@ def _play(mode, params, fparams, layout, first_game, out, secs, boards, moves, p
     return made
 
 
-def compile_loop(user_policy, name):
-    """The compiled game loop of Numba policy ``user_policy`` (not cached on disk: the
-    cache would not see a change in the user's code). (Inlining the policy into the loop
-    was measured: no faster; a call costs about as much as its four arrays' reference
-    counts.)"""
-    return njit(specialise(_play, name, policy=user_policy))
+def compile_loop(user_policy, name, digest=None):
+    """The compiled game loop of Numba policy ``user_policy``. With ``digest`` (a digest
+    of the policy's code and everything it reaches, ``fastsweep.user.reach``), cached on
+    disk under a key over this module's closure and the digest, so a sweep's workers and
+    later runs load it; without one (code with no readable source), compiled in each
+    process. (Inlining the policy into the loop was measured: no faster; a call costs
+    about as much as its four arrays' reference counts.)"""
+    f = specialise(_play, name, policy=user_policy)
+    if not digest:
+        return njit(f)
+    f.__code_digest__ = digest
+    return njit(cache=True)(f)
 
 
 @njit(cache=True)

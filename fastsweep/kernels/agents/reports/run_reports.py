@@ -54,6 +54,6 @@ def agent_move(S, trp, params, fparams, ws):
         guess_in_order(flat(S))
 
 
-FAMILY = make_family("reports", agent_move, new_workspace, "1-2 minutes")
+FAMILY = make_family("reports", agent_move, new_workspace, "40-80 s")
 play_batch, play_traced, play_blind = FAMILY.entry_points()
 

@@ -40,6 +40,6 @@ def agent_move(S, trp, params, fparams, ws):
 
 
 # (the workspace: its soft rows under noise, see policies.deduce)
-FAMILY = make_family("solver", agent_move, new_workspace, "3-6 minutes")
+FAMILY = make_family("solver", agent_move, new_workspace, "3-5 minutes")
 play_batch, play_traced, play_blind = FAMILY.entry_points()
 
