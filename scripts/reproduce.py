@@ -53,6 +53,9 @@ STEPS = {
     "targets": ("bench/bench_targets.py", [], [], "bench_targets", (25, 1.5)),
     # (Jumanji's side needs its own venv first: python3 scripts/bench/gym_speed.py --setup)
     "gym": ("bench/gym_speed.py", [], [], "gym_speed", (2, 0.1)),
+    # issue 56: cold compiles and recompiles after edits, each on an empty cache
+    "compile": ("bench/compile.py", [], [], "bench_compile", (30, 0.3)),
+    "compile-figure": ("studies/compile_figure.py", [], [], "compile_rekeys", (0.2, 0.1)),
 }
 LOG = os.path.join("results", "reproduce.json")
 # what a step would otherwise resume from: cleared first, so its times are measured anew

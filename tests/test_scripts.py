@@ -53,6 +53,7 @@ CASES = [
     ("bench/bench_sweep.py", ["--quick"], ["bench_sweep.csv"]),
     ("bench/bench_solver.py", ["--quick"], ["bench_solver.csv"]),
     ("bench/compile.py", ["--quick", "--only", "cold"], ["compile.csv"]),
+    ("studies/compile_figure.py", ["--quick"], ["fig_rekeys.png"]),
     ("bench/profile_agents.py", ["--quick"], ["profile.csv", "fig_time.png"]),
     pytest.param("bench/bench_targets.py", ["--rev", "HEAD", "--quick"], ["bench_targets.csv"],
                  marks=pytest.mark.slow),  # (HEAD's basic family under another name: a minute)
@@ -120,7 +121,7 @@ def test_main_runs_the_headline_study_and_records_its_own_command(tmp_path):
 
 def test_reproduce_lists_its_plan():
     text = _run("reproduce.py", ["--list"])
-    assert "reproduce: 18 step(s) into results/" in text
+    assert "reproduce: 20 step(s) into results/" in text
     assert "solver-bench     -> results/bench_solver/" in text
 
 

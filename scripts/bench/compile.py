@@ -16,7 +16,12 @@ Rows:
 - ``edit <module>``: on a cache warm for every family, a comment line appended to the
   module, then the first run of each agent again (each in its own process, in order).
 
+``--profile AGENT`` instead: one cold first run of AGENT (a row name below) with each
+compile's own seconds (its time minus the compiles nested in it, Numba's compile events)
+and its seconds with them, the top 25 printed and all in ``OUT/profile-AGENT.csv``.
+
 Usage: python3 scripts/bench/compile.py [--out DIR] [--quick] [--only cold,all,edit]
+       python3 scripts/bench/compile.py --profile probability
   --quick   seconds when the kernels are cached: the cold and all-families rows on the
             caller's own cache, no edits (checks the script; the numbers mean nothing)
 """
@@ -80,6 +85,58 @@ def _env(clone, cache):
     return env
 
 
+PROFILE = r"""
+import json, sys, time
+from numba.core import event
+stack, rows = [], []
+class _Time(event.Listener):
+    def on_start(self, ev):
+        stack.append([time.perf_counter(), 0.0])
+    def on_end(self, ev):
+        t0, nested = stack.pop()
+        d = ev.data["dispatcher"].py_func
+        took = time.perf_counter() - t0
+        rows.append([d.__module__ + "." + d.__qualname__, took - nested, took])
+        if stack:
+            stack[-1][1] += took
+event.register("numba:compile", _Time())
+import fastsweep
+sys.path.insert(0, sys.argv[2])
+import basic_numba as user
+exec(sys.argv[1])
+print(json.dumps(rows))
+"""
+
+
+def profile(name, clone, cache, out):
+    """Each compile of ``name``'s cold first run: own and inclusive seconds."""
+    code = dict(RUNS)[name]
+    p = subprocess.run([sys.executable, "-c", PROFILE, code, os.path.join(clone, "examples")],
+                       cwd=clone, env=_env(clone, cache), capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError(f"{code}: exit {p.returncode}\n{p.stderr[-2000:]}")
+    rows = json.loads(p.stdout.strip().splitlines()[-1])
+    byname = {}
+    for fn, own, incl in rows:
+        r = byname.setdefault(fn, [0, 0.0, 0.0])
+        r[0] += 1
+        r[1] += own
+        r[2] = max(r[2], incl)
+    top = sorted(byname.items(), key=lambda kv: -kv[1][1])
+    total = sum(r[1] for r in byname.values())
+    print(f"{name}: {len(rows)} compiles of {len(byname)} functions, {total:.1f} s in all")
+    print(f"{'own s':>8} {'with nested':>11} {'times':>5}  function")
+    for fn, (k, own, incl) in top[:25]:
+        print(f"{own:8.1f} {incl:11.1f} {k:5d}  {fn}")
+    path = os.path.join(out, f"profile-{name}.csv")
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["function", "compiles", "own_s", "inclusive_s"])
+        for fn, (k, own, incl) in top:
+            w.writerow([fn, k, round(own, 3), round(incl, 3)])
+    print(f"wrote {path}")
+
+
 def child(code, clone, cache):
     """One fresh process running ``code`` in ``clone`` with compile cache ``cache``:
     {run_s, wall_s, cpu_s, compiled} (wall and CPU from the process's start)."""
@@ -123,7 +180,13 @@ def main(argv=None):
     ap = parser("compile", __doc__, workers=False)
     ap.add_argument("--only", default="cold,all,edit",
                     help="which rows: cold, all, edit (comma-separated; default all three)")
+    ap.add_argument("--profile", metavar="AGENT", choices=[n for n, _ in RUNS],
+                    help="instead: each compile's seconds in AGENT's cold first run")
     a = parse(ap, argv)
+    if a.profile:
+        with tempfile.TemporaryDirectory(prefix="fastsweep-compile-") as tmp:
+            profile(a.profile, make_clone(tmp, "clone"), os.path.join(tmp, "cache"), a.out)
+        return
     only = set(a.only.split(","))
     if only - {"cold", "all", "edit"}:
         ap.error(f"--only: expected cold, all and/or edit, got {a.only!r}")
