@@ -35,6 +35,15 @@ def first_hidden(view, info, order, memory):
     while v[order[i]] != -1:
         i = helper_mod.nudge(i)
     return fastsweep.reveal(order[i])
+
+
+@njit
+def same_reach(view, info, order, memory):
+    v = view.ravel()
+    i = nudge(-1)
+    while v[order[i]] != -1:
+        i = helper_mod.nudge(i)
+    return fastsweep.reveal(order[i])
 """
 
 
@@ -62,6 +71,8 @@ def test_the_digest_follows_the_code_the_agent_reaches(tmp_path):
     for what, kw in changed.items():
         assert code_digest(_load(tmp_path, **kw)) != base, what
     assert code_digest(_load(tmp_path)) == base  # back as it was: the same key
+    # another policy of the same module that reaches the same names: its own key
+    assert code_digest(importlib.import_module("agent_mod").same_reach) != base
 
 
 _RUN = """

@@ -96,6 +96,8 @@ def code_digest(policy) -> str | None:
         if id(f) in seen_funcs:
             return
         seen_funcs.add(id(f))
+        # which function, not only which file: two policies of one module differ
+        h.update(f"F{f.__module__}.{f.__qualname__}".encode())
         mod = sys.modules.get(f.__module__)
         if versioned(f.__module__):
             return
