@@ -193,9 +193,18 @@ def main(argv=None):
     runs = QUICK_RUNS if a.quick else RUNS
     rows = []
 
+    path = os.path.join(a.out, "compile.csv")
+    fields = ["kind", "edit", "run", "run_s", "wall_s", "cpu_s", "compiled"]
+
     def add(kind, what, name, res):
         rows.append({"kind": kind, "edit": what, "run": name, **{k: round(v, 2) if
                      isinstance(v, float) else v for k, v in res.items()}})
+        # each row on disk as it is measured: a run of most of an hour loses no row
+        os.makedirs(a.out, exist_ok=True)
+        with open(path, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=fields)
+            w.writeheader()
+            w.writerows(rows)
         print(f"{kind:>12} {what or '-':<22} {name:<18} run {res['run_s']:7.1f} s  "
               f"process {res['wall_s']:7.1f} s  cpu {res['cpu_s']:7.1f} s  "
               f"compiled {res['compiled']}", flush=True)
@@ -224,11 +233,6 @@ def main(argv=None):
                     add("edit", mod, name, child(code, clone, shared))
                 with open(path, "wb") as f:  # back: its keys are still cached
                     f.write(original)
-    path = os.path.join(a.out, "compile.csv")
-    with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
     write_run(a, quick=a.quick, rows=len(rows))
     print(f"wrote {path}")
 
