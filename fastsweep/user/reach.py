@@ -9,9 +9,10 @@ Numba dispatchers it names (at any depth), and into the attributes it reads of t
 modules it names. A function counts by its whole module's source file (any edit to the
 file re-keys, not only to the function); a constant by its value. NumPy, Numba,
 llvmlite and the standard library count by their versions (the kernels' environment,
-``cache_keys.environment``), not their files. Code without a source file whose text
-cannot be read either (typed at a prompt) gets no digest: it is compiled in each
-process, as before.
+``cache_keys.environment``), not their files. Code that Numba's cache could not load
+again, a function whose module is not importable under its name (loaded by
+``runpy.run_path`` or ``exec``), or code with neither a source file nor readable text,
+gets no digest: it is compiled in each process, as before.
 
 Example::
 
@@ -101,9 +102,13 @@ def code_digest(policy) -> str | None:
         mod = sys.modules.get(f.__module__)
         if versioned(f.__module__):
             return
+        if mod is None or vars(mod) is not f.__globals__:
+            # not importable by its module's name (runpy.run_path, exec): Numba's cache
+            # records a callee's module and cannot load it again
+            raise _Opaque(f.__qualname__)
         try:
             module(mod)
-        except _Opaque:  # no file (a prompt, exec): its own text, if it can be read
+        except _Opaque:  # no file (a prompt): its own text, if it can be read
             try:
                 h.update(b"S" + inspect.getsource(f).encode())
             except (OSError, TypeError):

@@ -65,8 +65,7 @@ class _Count(event.Listener):
     def on_end(self, ev): compiled.append(ev.data["dispatcher"].py_func.__qualname__)
 event.register("numba:compile", _Count())
 import fastsweep
-sys.path.insert(0, sys.argv[2])
-import basic_numba as user
+import basic_numba as user  # (examples/, on the child's PYTHONPATH)
 t1 = time.perf_counter()
 exec(sys.argv[1])
 t2 = time.perf_counter()
@@ -77,9 +76,10 @@ print(json.dumps({"run_s": t2 - t1, "wall_s": t2 - t0, "cpu_s": ru.ru_utime + ru
 
 
 def _env(clone, cache):
-    """The child's environment: the clone first on the path, its own cache (None: the
-    caller's)."""
-    env = dict(os.environ, PYTHONPATH=clone, FASTSWEEP_NO_VENV="1")
+    """The child's environment: the clone and its examples first on the module path, its
+    own cache (None: the caller's)."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([clone, os.path.join(clone, "examples")]),
+               FASTSWEEP_NO_VENV="1")
     if cache is not None:
         env["NUMBA_CACHE_DIR"] = cache
     return env
@@ -101,7 +101,6 @@ class _Time(event.Listener):
             stack[-1][1] += took
 event.register("numba:compile", _Time())
 import fastsweep
-sys.path.insert(0, sys.argv[2])
 import basic_numba as user
 exec(sys.argv[1])
 print(json.dumps(rows))
@@ -111,7 +110,7 @@ print(json.dumps(rows))
 def profile(name, clone, cache, out):
     """Each compile of ``name``'s cold first run: own and inclusive seconds."""
     code = dict(RUNS)[name]
-    p = subprocess.run([sys.executable, "-c", PROFILE, code, os.path.join(clone, "examples")],
+    p = subprocess.run([sys.executable, "-c", PROFILE, code],
                        cwd=clone, env=_env(clone, cache), capture_output=True, text=True)
     if p.returncode != 0:
         raise RuntimeError(f"{code}: exit {p.returncode}\n{p.stderr[-2000:]}")
@@ -142,7 +141,7 @@ def child(code, clone, cache):
     {run_s, wall_s, cpu_s, compiled} (wall and CPU from the process's start)."""
     env = _env(clone, cache)
     t = time.perf_counter()
-    p = subprocess.run([sys.executable, "-c", CHILD, code, os.path.join(clone, "examples")],
+    p = subprocess.run([sys.executable, "-c", CHILD, code],
                        cwd=clone, env=env, capture_output=True, text=True)
     wall = time.perf_counter() - t
     if p.returncode != 0:
