@@ -83,7 +83,9 @@ def warm(agents=None, processes=None, quiet=True, load=True) -> float:
     for a in agents:
         if isinstance(a, str) and agent_info(a).player is None and is_cold(a):
             cold.setdefault(agent_info(a).family, a)
-    if processes > 1 and len(cold) > 1:
+    # in processes when they run side by side, or when this one is not to load them
+    # (the test suite's controller: its workers would each compile a lone cold family)
+    if cold and (not load or (processes > 1 and len(cold) > 1)):
         out = subprocess.DEVNULL if quiet else None
         for stage in _stages(list(cold.values()), processes):
             procs = [subprocess.Popen([sys.executable, "-c", _PLAY, *group], stdout=out)

@@ -123,10 +123,13 @@ def test_prune_keeps_the_most_recently_used_keys(tmp_path):
     for i, k in enumerate(keys):
         (mod / k).mkdir(parents=True)
         os.utime(mod / k, (1000 + i, 1000 + i))
-    legacy_old, legacy_new = tmp_path / "fastsweep" / "kernels-abc", tmp_path / "fastsweep" / "kernels-def"
-    legacy_old.mkdir()
-    legacy_new.mkdir()
+    legacy_old = tmp_path / "fastsweep" / ("kernels-" + "a" * 16)
+    legacy_new = tmp_path / "fastsweep" / ("kernels-" + "b" * 16)
+    other = tmp_path / "fastsweep" / "kernels-notes"  # not the old layout's: left alone
+    for d in (legacy_old, legacy_new, other):
+        d.mkdir()
     os.utime(legacy_old, (1000, 1000))
+    os.utime(other, (1000, 1000))
     ck.prune(str(root), keep=8)
     assert sorted(p.name for p in mod.iterdir()) == keys[4:]
-    assert not legacy_old.exists() and legacy_new.exists()
+    assert not legacy_old.exists() and legacy_new.exists() and other.exists()

@@ -30,6 +30,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import os
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -220,8 +221,11 @@ def prune(root: str, keep: int = 8, legacy_days: float = 7.0) -> None:
             dirnames[:] = [d for d in dirnames if d not in keys]  # not into the key folders
     parent = os.path.dirname(root)
     cutoff = time.time() - legacy_days * 86400
+    # only the old layout's own names: <root's name>-<16 hex digits> ("kernels-..." in
+    # ~/.cache/fastsweep, "fastsweep-..." in $NUMBA_CACHE_DIR), nothing else there
+    legacy = re.compile(re.escape(os.path.basename(root)) + r"-[0-9a-f]{16}")
     for d in os.listdir(parent) if os.path.isdir(parent) else ():
         path = os.path.join(parent, d)
-        if (d.startswith(("kernels-", "fastsweep-")) and os.path.isdir(path)
+        if (legacy.fullmatch(d) and os.path.isdir(path)
                 and os.path.getmtime(path) < cutoff):
             shutil.rmtree(path, ignore_errors=True)

@@ -32,7 +32,10 @@ import types
 import numpy as np
 
 # counted by their versions (in the cache key's environment), not their files
-_VERSIONED = {"numpy", "numba", "llvmlite", "builtins"} | set(sys.stdlib_module_names)
+# (sys.stdlib_module_names is Python 3.10+; on 3.9 the standard library's files are
+# hashed like any other module's: stricter, still sound)
+_VERSIONED = ({"numpy", "numba", "llvmlite", "builtins"}
+              | set(getattr(sys, "stdlib_module_names", ())))
 
 
 class _Opaque(Exception):
