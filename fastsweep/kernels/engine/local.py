@@ -27,7 +27,7 @@ from .layout import (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # (a layer inlined: see design/compile.md)
 def drain_local(F, stop_on_detonation):
     """Apply the single-clue rules until no revealed cell triggers one (``F`` is the
     :func:`~fastsweep.kernels.engine.env.flat` state: constant-stride unsigned indexing).

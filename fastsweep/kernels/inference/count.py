@@ -110,7 +110,9 @@ def query(mine_count, prior, budget, want_prob):
                  np.zeros((0, 9), np.float64))
 
 
-@njit(cache=True)
+# (inlined into its callers: compiled on its own, a thin layer re-optimises everything
+# below it; see docs/pages/design/compile.md)
+@njit(cache=True, inline="always")
 def analyse(S, q):
     """Complete deduction and exact mine probabilities for the position in ``S``: a
     :data:`PositionAnalysis` (status ST_OK / ST_CLUES / ST_TOTAL, the box table and its
@@ -218,7 +220,7 @@ def analyse_frontier(S, fr, bym, prior, budget, cinfo, method=0):
                     undecided, est)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # (a layer inlined: see design/compile.md)
 def _count_components(fr, x, bym, budget, method):
     """Step 1: count every component forward, on its path order when that is narrow
     (at most PATH_WIDTH open clues), else on a tree decomposition; either falls back to

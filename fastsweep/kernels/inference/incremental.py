@@ -137,7 +137,7 @@ def _drop_rep(ws, c):
         ws[c, W_KLO] = -1.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # (a layer inlined: see design/compile.md)
 def analyse_changed(S, ws, prior, budget, soft, blanks):
     """Analysis without the mine total, counting only the changed components: a
     :data:`Changed`. ``ws[c, W_PROB]`` is the mine probability of every frontier cell c

@@ -93,7 +93,7 @@ def _newest(S, cells, k):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # (a layer inlined: see design/compile.md)
 def drop_contradicting(S, soft, budget):
     """Drop one clue of a contradiction in the knowledge of ``S`` (``soft``: the soft
     rows in use, or (0, 9)); returns 1 if one was dropped, 0 if there is no clue left to
