@@ -50,7 +50,7 @@ ELSEWHERE = {
 NOT_RUN = {
     ("README.md", "python3 scripts/main.py"):
         "the Quick start: scripts/test.py is what CI runs (.ci/run), and scripts/main.py "
-        "runs in tests/test_scripts.py::test_main_runs_the_headline_study_and_records_its_own_command",
+        "runs in tests/test_scripts.py::test_main_then_the_headline_study_resumes_it",
     ("docs/pages/guide/installation.md", "python3 scripts/main.py"):
         "the Quick start, as in the README",
     ("docs/pages/guide/command-line.md", ".venv/bin/fastsweep bench --quick"):

@@ -20,9 +20,11 @@ pytestmark = pytest.mark.slow
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # (script under scripts/, arguments besides --out, files it must write)
+# (studies/headline.py's tiny mode is checked, with the same checks, in
+# test_main_then_the_headline_study_resumes_it: main.py runs the same study's main())
+HEADLINE = ("studies/headline.py", ["--quick", "--quiet", "--workers", "1"],
+            ["summary.csv", "pairs.csv", "fig_score.png", "fig_diff.png", "fig_win.png"])
 CASES = [
-    ("studies/headline.py", ["--quick", "--quiet", "--workers", "1"],
-     ["summary.csv", "pairs.csv", "fig_score.png", "fig_diff.png", "fig_win.png"]),
     ("studies/report_table.py", ["--quick", "--workers", "1"], ["report_table.csv"]),
     ("studies/reports.py", ["--quick", "--workers", "2"],  # (the process pool too)
      ["rele2019.csv", "cs440.csv", "patel2020.csv", "dhurandhar.csv", "fig_rele2019.png",
@@ -89,10 +91,8 @@ def _run(script, args):
     return r.stdout
 
 
-@pytest.mark.parametrize("script, args, files", CASES, ids=[getattr(c, "values", c)[0] for c in CASES])
-def test_script_runs_in_its_tiny_mode(tmp_path, script, args, files):
-    out = tmp_path / "out"
-    _run(script, [*args, "--out", str(out)])
+def _check_outputs(out, script, args, files):
+    """The files a script must write, non-empty, and its run.json with its command."""
     for name in files:
         path = out / name
         assert path.exists(), name
@@ -106,17 +106,16 @@ def test_script_runs_in_its_tiny_mode(tmp_path, script, args, files):
     assert rec["quick"] == ("--quick" in args) and rec["seconds"] >= 0
 
 
+@pytest.mark.parametrize("script, args, files", CASES, ids=[getattr(c, "values", c)[0] for c in CASES])
+def test_script_runs_in_its_tiny_mode(tmp_path, script, args, files):
+    out = tmp_path / "out"
+    _run(script, [*args, "--out", str(out)])
+    _check_outputs(out, script, args, files)
+
+
 @pytest.mark.parametrize("script, args, line", OTHERS)
 def test_script_without_a_folder_runs(script, args, line):
     assert line in _run(script, args)
-
-
-def test_main_runs_the_headline_study_and_records_its_own_command(tmp_path):
-    out = str(tmp_path / "h")
-    assert f"wrote {out}/fig_score.png" in _run("main.py", ["--quick", "--quiet", "--workers",
-                                                              "1", "--out", out])
-    rec = json.load(open(os.path.join(out, "run.json")))
-    assert rec["command"] == f"python3 scripts/main.py --quick --quiet --workers 1 --out {out}"
 
 
 def test_reproduce_lists_its_plan():
@@ -125,19 +124,33 @@ def test_reproduce_lists_its_plan():
     assert "solver-bench     -> results/bench_solver/" in text
 
 
-def test_headline_reports_a_resumed_run_as_read(tmp_path):
-    """A second run of the headline study plays nothing: it says the results were read
-    and how many chunks, not a rate of games per second; run.json counts the games."""
+def test_main_then_the_headline_study_resumes_it(tmp_path):
+    """One study run, then a resumed one (each was a test of its own, the same tiny study
+    played four times; here twice):
+
+    - scripts/main.py (the Quick start's main job) plays the headline study, writes its
+      figures and records its own command in run.json;
+    - studies/headline.py on the same folder (its tiny mode) then plays nothing: it says
+      the results were read and how many chunks, not a rate of games per second;
+      run.json counts the games; and it writes every file of the study again (the
+      figures main.py drew are removed first, so they must be its own)."""
     import fastsweep
 
-    out = str(tmp_path / "h")
-    args = ["--quick", "--out", out, "--quiet", "--workers", "1"]
-    first = _run("studies/headline.py", args)
+    script, args, files = HEADLINE
+    out = tmp_path / "h"
+    first = _run("main.py", [*args, "--out", str(out)])
+    assert f"wrote {out}/fig_score.png" in first
     assert " played in " in first and "none played" not in first
-    again = _run("studies/headline.py", args)
-    n = sum(1 for _ in open(os.path.join(out, "chunks.jsonl")))
-    games = int(fastsweep.load(out).summary.games.sum())
+    rec = json.load(open(out / "run.json"))
+    assert rec["command"] == f"python3 scripts/main.py --quick --quiet --workers 1 --out {out}"
+    for name in files + ["run.json"]:
+        if not name.endswith(".csv"):
+            (out / name).unlink()
+    again = _run(script, [*args, "--out", str(out)])
+    _check_outputs(out, script, args, files)
+    n = sum(1 for _ in open(out / "chunks.jsonl"))
+    games = int(fastsweep.load(str(out)).summary.games.sum())
     assert f"{games:,} games in the summary, read from {out} ({n:,} chunks; none played)" \
         in again
-    rec = json.load(open(os.path.join(out, "run.json")))
+    rec = json.load(open(out / "run.json"))
     assert rec["games"] == games and rec["chunks_played"] == 0
