@@ -97,12 +97,24 @@ class _KernelCache(caching.FunctionCache):
     _impl_class = _KernelCacheImpl
 
 
+def _call_type(t):
+    """How a call from jitted code types an argument: without its literal value, and a
+    signed integer narrower than 64 bits as ``int64`` (a cell index held in an int32
+    array cell and the same index computed in int64 compiled ``act`` twice; widening is
+    exact, so the callee computes the same)."""
+    t = types.unliteral(t)
+    if isinstance(t, types.Integer) and t.signed and t.bitwidth < 64:
+        return types.int64
+    return t
+
+
 class _OncePerType(CPUDispatcher):
-    """A CPU dispatcher whose calls from jitted code are typed without literals."""
+    """A CPU dispatcher whose calls from jitted code are typed without literals and with
+    signed integers as int64 (:func:`_call_type`)."""
 
     def get_call_template(self, args, kws):
-        args = tuple(types.unliteral(a) for a in args)
-        kws = {k: types.unliteral(v) for k, v in kws.items()}
+        args = tuple(_call_type(a) for a in args)
+        kws = {k: _call_type(v) for k, v in kws.items()}
         return super().get_call_template(args, kws)
 
     def enable_caching(self):
