@@ -4,6 +4,7 @@ Python imports, and an import the graph cannot see is refused.
 """
 import json
 import os
+import time
 import subprocess
 import sys
 
@@ -133,3 +134,16 @@ def test_prune_keeps_the_most_recently_used_keys(tmp_path):
     ck.prune(str(root), keep=8)
     assert sorted(p.name for p in mod.iterdir()) == keys[4:]
     assert not legacy_old.exists() and legacy_new.exists() and other.exists()
+
+
+def test_prune_keeps_every_key_used_recently(tmp_path):
+    # family.py holds one live key per family: none of them is pruned while in use
+    mod = tmp_path / "kernels" / "agents" / "family"
+    now = time.time()
+    keys = [f"{i:016x}" for i in range(12)]
+    for i, k in enumerate(keys):
+        (mod / k).mkdir(parents=True)
+        age = 3600 * (i + 1) if i < 10 else 86400 * 3  # ten used in the last 11 hours
+        os.utime(mod / k, (now - age, now - age))
+    ck.prune(str(tmp_path / "kernels"), keep=8)
+    assert sorted(p.name for p in mod.iterdir()) == keys[:10]

@@ -54,6 +54,25 @@ def test_a_constant_argument_reuses_the_plain_compile():
     assert [str(s) for s in inner.signatures] == ["(int64, bool)"]
 
 
+def test_a_narrow_integer_argument_reuses_the_int64_compile():
+    # a cell index read from an int32 array and one computed in int64: one compile, and
+    # the callee computes the same (widening is exact, also at int32's extremes)
+    import numpy as np
+
+    @njit
+    def inner(c, k):
+        return c * 3 + k
+
+    @njit
+    def outer(cells, c):
+        return inner(cells[0], np.int8(-2)) + inner(c, 1) + inner(cells[1], np.int16(7))
+
+    cells = np.array([2147483647, -2147483648], np.int32)
+    expect = (2147483647 * 3 - 2) + (5 * 3 + 1) + (-2147483648 * 3 + 7)
+    assert outer(cells, 5) == expect
+    assert [str(s) for s in inner.signatures] == ["(int64, int64)"]
+
+
 def test_cache_is_filed_by_path_inside_the_package():
     from fastsweep.kernels.engine.env import new_state
     from fastsweep.kernels.jit import cache_dir

@@ -74,6 +74,9 @@ def test_every_study_and_benchmark_has_a_tiny_run_in_the_tests():
     others = [getattr(c, "values", c) for c in test_scripts.OTHERS]  # (pytest.param too)
     cases = [getattr(c, "values", c) for c in test_scripts.CASES]
     tested = {c[0] for c in cases} | {c[0] for c in others}
+    # (studies/headline.py's tiny mode runs in test_main_then_the_headline_study_resumes_it)
+    assert callable(test_scripts.test_main_then_the_headline_study_resumes_it)
+    tested.add(test_scripts.HEADLINE[0])
     assert set(_rel(_study_and_bench_scripts())) | {"bench_ab.py"} <= tested
 
 

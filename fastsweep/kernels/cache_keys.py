@@ -204,20 +204,31 @@ def module_of(name: str) -> str | None:
     return rel if rel in _sources() else f"{rel}/__init__"
 
 
-def prune(root: str, keep: int = 8, legacy_days: float = 7.0) -> None:
+def prune(root: str, keep: int = 8, legacy_days: float = 7.0, fresh_hours: float = 24.0
+          ) -> None:
     """Remove a module's cache folders beyond its ``keep`` most recently used (each use
-    touches its folder), and the whole-tree folders of the cache's older layout
-    (``kernels-<hash>`` / ``fastsweep-<hash>`` beside ``root``) unused for
-    ``legacy_days``. Best effort: a folder another process holds is left."""
+    touches its folder) that were not used in the last ``fresh_hours``, and the
+    whole-tree folders of the cache's older layout (``kernels-<hash>`` /
+    ``fastsweep-<hash>`` beside ``root``) unused for ``legacy_days``. Best effort: a
+    folder another process holds is left.
+
+    Why the fresh ones stay whatever their number: a module holds several live keys at
+    once (``family.py``: one per family's specialised loop; ``user.py``: one per user
+    agent; two checkouts of different sources), and pruning one of them by count alone
+    threw away a family that was in use (the suite recompiled the risk family's loop,
+    2026-12-02)."""
     import shutil
     import time
+    recent = time.time() - fresh_hours * 3600
     if os.path.isdir(root):
         for dirpath, dirnames, _ in os.walk(root):
             keys = [d for d in dirnames if len(d) == 16 and all(c in "0123456789abcdef" for c in d)]
             if len(keys) > keep:
                 keys.sort(key=lambda d: os.path.getmtime(os.path.join(dirpath, d)))
                 for d in keys[:-keep]:
-                    shutil.rmtree(os.path.join(dirpath, d), ignore_errors=True)
+                    path = os.path.join(dirpath, d)
+                    if os.path.getmtime(path) < recent:
+                        shutil.rmtree(path, ignore_errors=True)
             dirnames[:] = [d for d in dirnames if d not in keys]  # not into the key folders
     parent = os.path.dirname(root)
     cutoff = time.time() - legacy_days * 86400

@@ -47,10 +47,10 @@ def rekeys():
                  "families loaded from the cache"], rows))
 
 
-# the compiles of a process whose kernels all load from the disk cache: the object-mode
-# block of ``engine/game.clock`` (Numba cannot cache object-mode code, so it compiles it
-# in every process; seen in every warm row of the committed run)
-PER_PROCESS = 1
+# the compiles of a process whose kernels all load from the disk cache: none since the
+# games' clock is an intrinsic (``engine/timer.py``; it was an object-mode block, which
+# Numba compiles in every process)
+PER_PROCESS = 0
 # (target, kind, edit, run, what is compared, bound)
 TARGETS = [
     ("first run of basic (30x30, 1,000 games)", "cold", "", "basic", "wall_s", 10),

@@ -10,10 +10,8 @@ float64 array ``fparams`` (``F_*``), so adding a rule or option does not change 
 kernel signature. Results come back as an int64 table (columns ``OUT_*``) and per-game
 wall-clock seconds.
 """
-import time
 
 import numpy as np
-from numba import objmode
 
 from .board import choose, game_rng, shuffle
 from ..jit import njit
@@ -31,6 +29,7 @@ from .layout import (
     R_FIRST, SENSOR_TAPE,
 )
 from .local import apply_mine_count, drain_local
+from .timer import seconds
 
 RULES_KEEP_GOING = 0
 RULES_CLASSIC = 1
@@ -272,13 +271,9 @@ def summarize(S, out, i):
 
 @njit(cache=True)
 def clock(on):
-    """Seconds (perf_counter), or 0.0 when ``on`` is false: the clock is a call into
-    Python (~1 us), so untimed batches skip it."""
-    t = 0.0
-    if on:
-        with objmode(t="float64"):
-            t = time.perf_counter()
-    return t
+    """Seconds of the monotonic clock (``timer.seconds``), or 0.0 when ``on`` is false
+    (untimed batches skip the call)."""
+    return seconds() if on else 0.0
 
 
 @njit(cache=True)
