@@ -192,7 +192,7 @@ def main(argv=None):
     runs = QUICK_RUNS if a.quick else RUNS
     rows = []
 
-    path = os.path.join(a.out, "compile.csv")
+    csv_path = os.path.join(a.out, "compile.csv")
     fields = ["kind", "edit", "run", "run_s", "wall_s", "cpu_s", "compiled"]
 
     def add(kind, what, name, res):
@@ -200,7 +200,7 @@ def main(argv=None):
                      isinstance(v, float) else v for k, v in res.items()}})
         # each row on disk as it is measured: a run of most of an hour loses no row
         os.makedirs(a.out, exist_ok=True)
-        with open(path, "w", newline="") as f:
+        with open(csv_path, "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=fields)
             w.writeheader()
             w.writerows(rows)
@@ -223,17 +223,19 @@ def main(argv=None):
             for name, code in runs:  # (the user's agent's loop too)
                 child(code, clone, shared)
             for mod in EDITS:
-                path = os.path.join(clone, "fastsweep", "kernels", *mod.split("/")) + ".py"
-                with open(path, "rb") as f:
+                # (src, not path: add() writes the rows to csv_path; the edit loop once
+                # shared its name and wrote the rows into the edited module)
+                src = os.path.join(clone, "fastsweep", "kernels", *mod.split("/")) + ".py"
+                with open(src, "rb") as f:
                     original = f.read()
-                with open(path, "ab") as f:
+                with open(src, "ab") as f:
                     f.write(b"\n# a one-line edit (scripts/bench/compile.py)\n")
                 for name, code in runs:
                     add("edit", mod, name, child(code, clone, shared))
-                with open(path, "wb") as f:  # back: its keys are still cached
+                with open(src, "wb") as f:  # back: its keys are still cached
                     f.write(original)
     write_run(a, quick=a.quick, rows=len(rows))
-    print(f"wrote {path}")
+    print(f"wrote {csv_path}")
 
 
 if __name__ == "__main__":
