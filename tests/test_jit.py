@@ -102,3 +102,17 @@ def test_a_second_clone_compiles_nothing(tmp_path):
                              capture_output=True, text=True, check=True).stdout
         counts.append(tuple(int(x) for x in out.split()))
     assert counts == [(0, 1), (1, 0)]  # a compiles (a miss), b loads a's code (a hit)
+
+
+def test_the_games_clock_reads_perf_counters_clock():
+    # engine/timer.py: clock_gettime(CLOCK_MONOTONIC) on Linux, perf_counter elsewhere;
+    # the seconds a game records are differences of this clock
+    import time
+
+    from fastsweep.kernels.engine.game import clock
+
+    before = time.perf_counter()
+    t = clock(True)
+    after = time.perf_counter()
+    assert before - 1e-3 <= t <= after + 1e-3
+    assert clock(False) == 0.0

@@ -4,7 +4,7 @@ On Linux it is a direct call of the C library's ``clock_gettime(CLOCK_MONOTONIC)
 clock ``time.perf_counter`` reads there, written as an LLVM intrinsic so that it compiles
 and caches like any kernel. Elsewhere it is Numba's object mode around
 ``time.perf_counter``, which Numba cannot cache: every process compiles that block again
-(about a second; it was the one compile of a process whose kernels all came from the
+(about 0.3 s; it was the one compile of a process whose kernels all came from the
 disk cache).
 """
 import sys
