@@ -32,11 +32,12 @@ for agent in sys.argv[1:]:
 
 
 def is_cold(agent) -> bool:
-    """Whether ``agent``'s family entry kernel is not compiled in this process and has no
-    cache index on disk (Numba's cache files, a private detail, hence the guard)."""
+    """Whether one of ``agent``'s family's kernels (the game loop, its move and guess) is
+    not compiled in this process and has no cache index on disk (Numba's cache files, a
+    private detail, hence the guard)."""
     try:
-        play = kernels_for(agent).FAMILY.play
-        return not play.overloads and not os.path.exists(play._cache._cache_file._index_path)
+        return any(not k.overloads and not os.path.exists(k._cache._cache_file._index_path)
+                   for k in kernels_for(agent).FAMILY.kernels())
     except AttributeError:
         return False
 

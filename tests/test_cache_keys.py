@@ -77,24 +77,23 @@ def test_a_pseq_edit_leaves_basic_and_exact_cached():
                           "agents/family", "engine/game", "inference/count"}
 
 
-def test_a_specialised_family_loop_is_keyed_on_its_move():
-    """Each family's game loop is ``family._play`` specialised with the family's move:
-    its key covers the move's closure (an edit to pseq re-keys the solver family's loop
-    only)."""
-    from fastsweep.kernels.agents import run_basic, run_exact
+def test_a_pseq_edit_rekeys_the_solvers_guess_and_no_family_loop_or_move():
+    """One game loop for every family (``family._play``, the move passed as a first-class
+    function): an edit to pseq re-keys the solver family's guess module, not the loop,
+    the exact engine's move or another family's kernels."""
+    from fastsweep.kernels.agents import run_basic, run_exact, run_risk
     from fastsweep.kernels.agents.solver import run_solver
-    deps = run_solver.FAMILY.play.py_func.__kernel_deps__
-    assert "agents/solver/run_solver" in deps
-    assert "agents/solver/run_solver" not in run_exact.FAMILY.play.py_func.__kernel_deps__
-    paths = {f.name: kernel_cache_path(f.play.py_func)
-             for f in (run_basic.FAMILY, run_exact.FAMILY, run_solver.FAMILY)}
-    assert len(set(paths.values())) == 3
-    assert all(p.startswith(os.path.join(cache_dir(), "agents", "family")) for p in paths.values())
+    fams = (run_basic, run_exact, run_risk, run_solver)
+    assert len({f.FAMILY.kernels()[0] for f in fams}) == 1  # one loop
+    assert run_exact.FAMILY.move is run_risk.FAMILY.move  # one exact move
     src = dict(ck._sources())
     edited = dict(src, **{"agents/solver/pseq": src["agents/solver/pseq"] + b"#\n"})
-    for fam, want in ((run_solver, True), (run_exact, False), (run_basic, False)):
-        mods = ("agents/family", *fam.FAMILY.play.py_func.__kernel_deps__)
-        assert (ck.key_of(mods, src, b"") != ck.key_of(mods, edited, b"")) == want, fam
+    for fam in fams:
+        for mod in fam.FAMILY.modules():
+            changed = ck.key_of((mod,), src, b"") != ck.key_of((mod,), edited, b"")
+            assert changed == (mod == "agents/solver/run_solver"), (fam.FAMILY.name, mod)
+    paths = {kernel_cache_path(k.py_func) for k in run_solver.FAMILY.kernels()}
+    assert all(p.startswith(cache_dir()) for p in paths)
 
 
 @pytest.mark.parametrize("line, what", [

@@ -165,7 +165,7 @@ class ManualGame:
             if step == kg.OVER or asked():
                 break
             if step == kg.AGENT:  # the family's move, as in its game loop
-                family.agent_move(S, trp, self.params, self.fparams, ws)
+                family.step(S, trp, self.params, self.fparams, ws)
         k = int(ke.moves(S))
         rows = S[self.m0:k, [kl.F_TKIND, kl.F_TCELL, kl.F_TOUT, kl.F_TWHY, kl.F_TREF,
                               kl.F_TA]].astype(np.int64)

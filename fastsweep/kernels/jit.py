@@ -125,22 +125,26 @@ NOTICE_AFTER = 3.0  # seconds: loading compiled kernels from the cache takes les
 
 
 @contextmanager
-def compile_notice(kernel, what: str, expect: str, cached: bool = True):
-    """Around a call of ``kernel`` (a dispatcher): if the call is still compiling after
-    NOTICE_AFTER seconds, tell the user on stderr that it is compiling ``what`` (e.g.
-    "the exact family's kernels") and that this takes about ``expect``, and when it is
-    done. Silent when the kernel is compiled already or comes from the disk cache, so a
-    first run never sits for minutes without a word and a warm one says nothing.
-    ``cached=False``: a kernel compiled in each process (a user's agent's loop)."""
-    if kernel.overloads:  # compiled or loaded in this process already
+def compile_notice(kernels, what: str, expect: str, cached: bool = True):
+    """Around a call of ``kernels`` (a dispatcher, or a tuple of those the call runs): if
+    the call is still compiling after NOTICE_AFTER seconds, tell the user on stderr that
+    it is compiling ``what`` (e.g. "the exact family's kernels") and that this takes
+    about ``expect``, and when it is done. Silent when the kernels are compiled already
+    or come from the disk cache, so a first run never sits for minutes without a word and
+    a warm one says nothing. ``cached=False``: a kernel compiled in each process (a
+    user's agent's loop)."""
+    kernels = kernels if isinstance(kernels, tuple) else (kernels,)
+    if all(k.overloads for k in kernels):  # compiled or loaded in this process already
         yield
         return
     t0 = time.perf_counter()
     said = threading.Event()
 
     def say():
-        if kernel.overloads or sum(kernel.stats.cache_hits.values()):
-            return  # loaded from the cache: the call is playing, not compiling
+        # a kernel without a compile after NOTICE_AFTER seconds is being compiled (one
+        # loaded from the cache has its compile by then: the call is playing)
+        if all(k.overloads for k in kernels):
+            return
         said.set()
         where = (f"first use of this source: about {expect}; cached afterwards in "
                  f"{cache_dir()}" if cached else f"once per process: about {expect}")

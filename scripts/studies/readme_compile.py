@@ -21,15 +21,14 @@ EDITS = ["agents/solver/pseq", "agents/reports/linalg", "inference/count", "engi
 
 
 def _loops():
-    """Each family's game loop: the modules its key covers (``family._play`` specialised
-    with the family's move, see ``jit.specialise``)."""
+    """Each family's kernels: the modules whose compiled code its games run (the game
+    loop ``family._play``, its move and guess, see ``agents/family.py``)."""
     import importlib
 
     from fastsweep.agents import FAMILIES
     out = {}
     for fam, mod in FAMILIES.items():
-        play = importlib.import_module(mod, "fastsweep").FAMILY.play.py_func
-        out[fam] = ("agents/family", *play.__kernel_deps__)
+        out[fam] = importlib.import_module(mod, "fastsweep").FAMILY.modules()
     return out
 
 

@@ -1,8 +1,11 @@
-"""Each agent's choice of the next move once the single-clue rules are exhausted.
+"""The exact engine's move, shared by the families of exact agents, and the guesses.
 
-The game loop calls a family's ``next_move`` (made by :func:`make_next_move`) whenever
-the work list of the local rules is empty and the game is not over. Agents are small integers (see ``fastsweep.agents``):
-a new agent is one branch here plus one registry line.
+The game loop calls a family's move (``agents/family.py``) whenever the work list of the
+local rules is empty and the game is not over. The exact, risk and solver families move
+by :func:`next_move` or :func:`deduce_then_guess` (compiled once, here) and differ by the
+guess they pass it, a first-class function: their own guesses compile in their own
+modules, and none of them compiles the exact engine again. Agents are small integers
+(see ``fastsweep.agents``): a new agent is one branch here plus one registry line.
 """
 import numpy as np
 
@@ -26,7 +29,6 @@ from ..engine.game import (
 )
 from ..engine.local import guess_in_order
 from ..inference.noisy import drop_contradicting, soft_rows
-from ..jit import specialise
 
 # the guess rules of the exact and risk families (``params[P_VARIANT]``; the registry,
 # ``fastsweep.agents``, says which agent plays which; the numbers are those of the agent
@@ -38,10 +40,6 @@ GUESS_RISK = 9  # complete deduction, else the most expected cells decided next
 # (threshold and risk are their own family, run_risk.py: their guesses compile the
 # what-ifs, which inference and probability never run)
 
-# names the templates below (_next_move, _deduce_or_guess, _deduce_or_guess_changed) call,
-# bound to each family's kernels by make_next_move
-guess = deduce_or_guess = deduce_or_guess_changed = None
-
 TIE_RTOL = 1e-12  # probabilities this close count as equal: the guess order decides
 
 
@@ -52,8 +50,11 @@ def new_workspace(n):
     return _new_workspace(n)
 
 
-def _next_move(S, trp, params, fparams, ws):
-    """Make progress once the local rules are exhausted: apply deductions, or guess once.
+@njit(cache=True)
+def next_move(S, trp, params, fparams, ws, guess):
+    """The exact and risk families' move once the local rules are exhausted: apply
+    deductions, or guess once (by ``guess``, a first-class function, see
+    ``agents/family.py``, or in the guess order).
 
     ``trp`` (float64, N or empty) receives the mine probability of a traced guess;
     ``ws`` is the agent's workspace (:func:`new_workspace`).
@@ -70,9 +71,9 @@ def _next_move(S, trp, params, fparams, ws):
     if params[P_BUDGET] < 0 or rule == GUESS_RISK or (
             params[P_MINE_COUNT] != 0 and guesses_by_prob) or (soft.shape[0] > 0 and (
                 not guesses_by_prob or fparams[F_FLAG_THRESHOLD] < 1.0)):
-        deduce_or_guess(S, trp, params, fparams, guesses_by_prob, ws)
+        deduce_or_guess(S, trp, params, fparams, guesses_by_prob, ws, guess)
     else:
-        deduce_or_guess_changed(S, trp, params, fparams, ws, soft)
+        deduce_or_guess_changed(S, trp, params, fparams, ws, soft, guess)
 
 
 @njit(cache=True)
@@ -96,7 +97,8 @@ def act_on_boxes(S, box, nbox, stop_on_detonation):
     return acted
 
 
-def _deduce_or_guess_changed(S, trp, params, fparams, ws, soft):
+@njit(cache=True, inline="always")  # (one call site: see count.analyse)
+def deduce_or_guess_changed(S, trp, params, fparams, ws, soft, guess):
     """:func:`deduce_or_guess` with the incremental analysis (``incremental.py``): only
     components that changed since the previous analysis are re-counted.
 
@@ -111,11 +113,12 @@ def _deduce_or_guess_changed(S, trp, params, fparams, ws, soft):
     if params[P_MINE_COUNT] != 0 and a.status == ST_OK and (
             a.approx > 0 or not total_free(a.smin, a.smax, a.u, a.mleft)):
         # (want_prob: straight to the analysis with the total; the test was just made)
-        deduce_or_guess(S, trp, params, fparams, True, ws)
+        deduce_or_guess(S, trp, params, fparams, True, ws, guess)
         return
     if a.status != ST_OK and params[P_NOISE] != 0:
         # contradicting noisy clues: the whole analysis drops them (the cache is reset)
-        deduce_or_guess(S, trp, params, fparams, params[P_VARIANT] != GUESS_IN_ORDER, ws)
+        deduce_or_guess(S, trp, params, fparams, params[P_VARIANT] != GUESS_IN_ORDER, ws,
+                        guess)
         return
     if a.approx > 0:
         S[n, C_APPROX] += 1
@@ -138,7 +141,7 @@ def _deduce_or_guess_changed(S, trp, params, fparams, ws, soft):
             if front and params[P_NOISE] != 0:
                 front = next_to_clue(S, c)  # (a revealed neighbour may be a blank)
             pcell[c] = ws[c, W_PROB] if front else prior
-    guess(S, trp, params, fparams, pcell, a.approx)
+    guess(S, trp, params, fparams, pcell, a.approx, 0.0)
 
 
 @njit(cache=True)
@@ -155,16 +158,25 @@ NEED_ORDER = 1  # nothing certain, and the agent guesses in the guess order
 NEED_GUESS = 2  # nothing certain: guess by the mine probabilities
 
 
-def _deduce_or_guess(S, trp, params, fparams, want_prob, ws):
+@njit(cache=True, inline="always")  # (small: inlined into next_move and deduce_then_guess)
+def deduce_or_guess(S, trp, params, fparams, want_prob, ws, guess):
     """Complete deduction from every clue (and the mine total if the agent knows it):
     act on every certain cell; if none, guess once (the lowest mine probability for the
     probability agent, else the guess order). ``want_prob``: the probabilities are needed
     (see ``count.analyse``); ``ws``: the workspace (its soft rows are used)."""
-    need, pcell, approx, _ = deduce(S, params, fparams, want_prob, ws)
+    need, pcell, approx, logw = deduce(S, params, fparams, want_prob, ws)
     if need == NEED_ORDER:
         guess_in_order(flat(S))
     elif need == NEED_GUESS:
-        guess(S, trp, params, fparams, pcell, approx)
+        guess(S, trp, params, fparams, pcell, approx, logw)
+
+
+@njit(cache=True)
+def deduce_then_guess(S, trp, params, fparams, ws, guess):
+    """The solver family's move: complete deduction from every clue and the mine total
+    if told, one whole analysis a move (:func:`deduce`), else ``guess`` (a first-class
+    function) by the probabilities, or in the guess order when the analysis failed."""
+    deduce_or_guess(S, trp, params, fparams, True, ws, guess)
 
 
 @njit(cache=True)
@@ -280,25 +292,7 @@ def guess_lowest(S, trp, pcell, approx):
     act(S, best, A_GUESS, R_APPROX_GUESS if approx > 0 else R_PROB_GUESS, -1, hid)
 
 
-def make_next_move(family, guess):
-    """The move of a family of exact agents (:func:`_next_move`: deductions, else one
-    guess) whose guess by mine probability is ``guess(S, trp, params, fparams, pcell,
-    approx)``, an njit kernel. Compiled per family (``jit.specialise``), so a family
-    compiles only its own guesses."""
-    # inlined into their callers (Numba IR): each compiled kernel links and optimises its
-    # own copy of everything it calls, so a thin layer compiled on its own costs a whole
-    # copy of the inference engine's machine code (see agents/family.py)
-    once = njit(cache=True, inline="always")
-    dog = once(specialise(_deduce_or_guess, family, guess=guess))
-    dogc = once(specialise(_deduce_or_guess_changed, family, guess=guess, deduce_or_guess=dog))
-    return once(specialise(_next_move, family, deduce_or_guess=dog,
-                           deduce_or_guess_changed=dogc))
-
-
 @njit(cache=True)
-def guess_by_probability(S, trp, params, fparams, pcell, approx):
+def guess_by_probability(S, trp, params, fparams, pcell, approx, logw):
     """The probability agent's guess: the lowest mine probability."""
     guess_lowest(S, trp, pcell, approx)
-
-
-next_move = make_next_move("exact", guess_by_probability)  # inference and probability

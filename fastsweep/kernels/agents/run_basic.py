@@ -6,14 +6,14 @@ basic agent compiles only the engine and the local rules.
 from ..engine.env import flat
 from ..engine.local import guess_in_order
 from ..jit import njit
-from .family import make_family, no_workspace
+from .family import Family, no_guess, no_workspace
 
 
 @njit(cache=True)
-def agent_move(S, trp, params, fparams, ws):
+def move(S, trp, params, fparams, ws, guess):
     """The basic agent's move once its rules are exhausted: a random guess."""
     guess_in_order(flat(S))
 
 
-FAMILY = make_family("basic", agent_move, no_workspace, "15-30 s")
+FAMILY = Family("basic", move, no_guess, no_workspace, "15-30 s")
 play_batch, play_traced, play_blind = FAMILY.entry_points()

@@ -1,13 +1,13 @@
-"""The exact-inference family (``inference``, ``probability``): game loop and batch
-entry points.
+"""The exact-inference family (``inference``, ``probability``).
 
 The agent's move is ``policies.next_move`` (complete deduction, else a guess) with its
-workspace, the incremental analysis's cache, kept across moves and games. Its game loop
-and entry points are made in ``family.py``.
+workspace, the incremental analysis's cache, kept across moves and games; its guess by
+mine probability is the lowest (``policies.guess_by_probability``). The game loop and the
+entry points are ``family.py``'s.
 """
-from .family import make_family
-from .policies import new_workspace, next_move
+from .family import Family
+from .policies import guess_by_probability, new_workspace, next_move
 
 
-FAMILY = make_family("exact", next_move, new_workspace, "1-3 minutes")
+FAMILY = Family("exact", next_move, guess_by_probability, new_workspace, "1-3 minutes")
 play_batch, play_traced, play_blind = FAMILY.entry_points()

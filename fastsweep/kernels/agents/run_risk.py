@@ -1,20 +1,22 @@
 """The family of the exact agents that guess by what-ifs or thresholds (``threshold``,
-``risk``): the exact family's move (``policies``: complete deduction, else a guess) with
-their own guesses (``risk.py``). Their own family because the what-ifs are a third of
-the exact engine's compile, which ``inference`` and ``probability`` never run.
+``risk``): the exact family's move (``policies.next_move``: complete deduction, else a
+guess), compiled once for both families, with their own guess (``risk.py``). Their own
+family because the what-ifs are a third of the exact engine's compile, which
+``inference`` and ``probability`` never run.
 """
 from ..engine.game import F_PRIOR, F_THRESHOLD, P_VARIANT, P_BUDGET, P_MINE_COUNT, P_RISK_RULES
 from ..engine.game import P_RULES, RULES_CLASSIC
 from ..jit import njit
-from .family import make_family
-from .policies import GUESS_RISK, GUESS_THRESHOLD, guess_lowest, make_next_move, new_workspace
+from .family import Family
+from .policies import GUESS_RISK, GUESS_THRESHOLD, guess_lowest, new_workspace, next_move
 from .risk import risk_guess, threshold_guesses
 
 
 @njit(cache=True)
-def guess(S, trp, params, fparams, pcell, approx):
+def guess(S, trp, params, fparams, pcell, approx, logw):
     """The guess of a threshold or risk agent (``pcell``: each hidden cell's mine
-    probability, partly approximated if ``approx`` > 0: then the lowest)."""
+    probability, partly approximated if ``approx`` > 0: then the lowest; ``logw``
+    unused)."""
     rule = params[P_VARIANT]
     if rule == GUESS_THRESHOLD:
         threshold_guesses(S, trp, pcell, fparams[F_THRESHOLD], approx,
@@ -26,6 +28,5 @@ def guess(S, trp, params, fparams, pcell, approx):
         guess_lowest(S, trp, pcell, approx)
 
 
-next_move = make_next_move("risk", guess)
-FAMILY = make_family("risk", next_move, new_workspace, "2-4 minutes")
+FAMILY = Family("risk", next_move, guess, new_workspace, "1-3 minutes")
 play_batch, play_traced, play_blind = FAMILY.entry_points()

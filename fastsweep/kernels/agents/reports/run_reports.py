@@ -10,7 +10,7 @@ lowest share or an off-frontier cell); ``linalg-bruteforce`` tries ``linalg_move
 and the brute-force step when it decides nothing. ``subset`` moves by
 ``subset.subset_move`` (the subset reduction of the clues' equations), else a random
 guess. Everything else is the rules' loop step (``game.settle``), as in ``run_exact.py``.
-The family's entry points are made from its move by ``family.make_family``:
+The game loop and the entry points are ``family.py``'s:
 :func:`play_batch`, :func:`play_traced`, :func:`play_blind`. (Tests reach the reductions
 on a typed-in view through ``tests/views.py``.)
 """
@@ -18,7 +18,7 @@ from ...engine.env import flat
 from .brute_step import brute_move
 from ...engine.game import P_BUDGET, P_VARIANT, P_MAX_COMPONENT, P_RULES, RULES_CLASSIC
 from ...jit import njit
-from ..family import make_family
+from ..family import Family, no_guess
 from .linalg_inc import linalg_move
 from .linalg_rows import new_workspace
 from ...engine.local import guess_in_order
@@ -33,11 +33,11 @@ REDUCE_LINALG_BRUTEFORCE = 6  # linalg's reduction, else the bruteforce step
 REDUCE_SUBSET = 7  # subset reduction of the clues' equations (Patel et al. 2020)
 
 
-@njit(cache=True, inline="always")  # (inlined into the entry point: see policies.make_next_move)
-def agent_move(S, trp, params, fparams, ws):
+@njit(cache=True)
+def move(S, trp, params, fparams, ws, guess):
     """The agent's move once the rules are exhausted: its decisions, else a guess.
     ``trp`` (float64, N or empty) receives the mine probability of a traced guess that
-    has one."""
+    has one; ``guess``: unused (the family's guesses are its own)."""
     classic = params[P_RULES] == RULES_CLASSIC
     rule = params[P_VARIANT]
     if rule == REDUCE_BRUTEFORCE or rule == REDUCE_LINALG_BRUTEFORCE:
@@ -54,6 +54,6 @@ def agent_move(S, trp, params, fparams, ws):
         guess_in_order(flat(S))
 
 
-FAMILY = make_family("reports", agent_move, new_workspace, "40-80 s")
+FAMILY = Family("reports", move, no_guess, new_workspace, "40-80 s")
 play_batch, play_traced, play_blind = FAMILY.entry_points()
 
