@@ -2,33 +2,40 @@
 the move reasons with their trace texts.
 
 A new agent is one policy (a branch of its family's move, e.g. ``kernels/policies.py``)
-plus one ``AGENTS`` entry; a new family is one module under ``kernels/agents/``, named in ``FAMILIES``, with
-the entry points ``play_batch``, ``play_traced`` and ``play_blind``. A family compiles
-only its own kernels, so the basic agent never pays for the exact inference engine.
+plus one ``AGENTS`` entry; a new family is one module under ``kernels/agents/`` that
+declares its ``FAMILY`` (its move and guess, the contract in ``kernels/agents/family.py``)
+and the entry points ``play_batch``, ``play_traced`` and ``play_blind``, added to
+``FAMILIES``. A family compiles only its own move and guess (the game loop is compiled
+once for all), so the basic agent never pays for the exact inference engine.
 """
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 
 from .kernels.engine import layout as kl
 from .kernels.agents.policies import (
     GUESS_IN_ORDER, GUESS_LOWEST, GUESS_RISK, GUESS_THRESHOLD,
 )
+from .kernels.agents import run_basic, run_exact, run_risk
+from .kernels.agents.solver import run_solver
 from .kernels.agents.solver.run_solver import GUESS_LOOKAHEAD, GUESS_PSEQ
+from .kernels.agents.reports import run_reports
 from .kernels.agents.reports.run_reports import (
     REDUCE_BRUTEFORCE, REDUCE_LINALG, REDUCE_LINALG_BRUTEFORCE, REDUCE_LINALG_PLUS,
     REDUCE_SUBSET,
 )
 
 
-# each family's kernel module, relative to this package (its entry points ``play_batch``, ``play_traced``, ``play_blind``)
+# each family's kernel module: its ``FAMILY`` (``family.Family``: the move and guess that
+# play its agents) and entry points ``play_batch``, ``play_traced``, ``play_blind``.
+# Imported, not named: an editor follows run("probability") -> AGENTS -> FAMILIES ->
+# run_exact.FAMILY -> policies.next_move (importing them compiles nothing: 2 ms)
 FAMILIES = {
-    "basic": ".kernels.agents.run_basic",
-    "exact": ".kernels.agents.run_exact",
-    "risk": ".kernels.agents.run_risk",
-    "reports": ".kernels.agents.reports.run_reports",
-    "solver": ".kernels.agents.solver.run_solver",
+    "basic": run_basic,
+    "exact": run_exact,
+    "risk": run_risk,
+    "reports": run_reports,
+    "solver": run_solver,
 }
 
 
@@ -312,11 +319,9 @@ def variant_of(name: str) -> int:
 
 
 def kernels_for(name: str):
-    """What plays agent ``name``: its family's kernel module (imported on first use), or
-    a user's agent's player (the same entry points)."""
+    """What plays agent ``name``: its family's kernel module, or a user's agent's player
+    (the same entry points)."""
     info = agent_info(name)
     if info.player is not None:
         return info.player
-    # (relative to this package: scripts/bench_ab.py loads an old revision under another
-    # name, which must play its own kernels)
-    return importlib.import_module(FAMILIES[info.family], __package__)
+    return FAMILIES[info.family]

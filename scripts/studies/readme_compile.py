@@ -23,12 +23,10 @@ EDITS = ["agents/solver/pseq", "agents/reports/linalg", "inference/count", "engi
 def _loops():
     """Each family's kernels: the modules whose compiled code its games run (the game
     loop ``family._play``, its move and guess, see ``agents/family.py``)."""
-    import importlib
-
     from fastsweep.agents import FAMILIES
     out = {}
     for fam, mod in FAMILIES.items():
-        out[fam] = importlib.import_module(mod, "fastsweep").FAMILY.modules()
+        out[fam] = mod.FAMILY.modules()
     return out
 
 
