@@ -121,6 +121,38 @@ class _OncePerType(CPUDispatcher):
         self._cache = _KernelCache(self.py_func)
 
 
+def _memoise_first_class_addresses():
+    """Numba passes a dispatcher from Python as a first-class function (the families'
+    moves, see ``agents/family.py``) by asking it, on every call, for its compile and two
+    symbol addresses (about 30 us a function: a tenth of a one-game call). A compiled
+    kernel's addresses never change, so ours are remembered, keyed on the dispatcher and
+    the signature object (both kept alive by the memo, so their ids are not reused).
+    Without these private functions (another Numba) the calls stay correct, only slower."""
+    try:
+        from numba.experimental import function_type as ft
+        originals = {name: getattr(ft, name) for name in ("_get_wrapper_address",
+                                                          "_get_jit_address")}
+    except (ImportError, AttributeError):
+        return
+    for name, original in originals.items():
+        memo = {}
+
+        def address(func, sig, _original=original, _memo=memo):
+            if not isinstance(func, _OncePerType):
+                return _original(func, sig)
+            hit = _memo.get((id(func), id(sig)))
+            if hit is not None and hit[0] is func and hit[1] is sig:
+                return hit[2]
+            addr = _original(func, sig)
+            if addr > 0:
+                _memo[(id(func), id(sig))] = (func, sig, addr)
+            return addr
+
+        setattr(ft, name, address)
+
+
+_memoise_first_class_addresses()
+
 NOTICE_AFTER = 3.0  # seconds: loading compiled kernels from the cache takes less
 
 

@@ -1,6 +1,6 @@
 """The compile page's picture: which kernel modules a one-line edit to each module that
-``scripts/bench/compile.py`` edits re-keys (recompiles on next use), and which families'
-game loops, computed from the code (``fastsweep.kernels.cache_keys``); writes
+``scripts/bench/compile.py`` edits re-keys (recompiles on next use), and which families
+have a kernel among them (loop, move, guess), computed from the code (``fastsweep.kernels.cache_keys``); writes
 ``OUT/fig_rekeys.png`` and run.json (default ``--out``: out/compile_figure/; the committed
 picture is in results/bench_compile/).
 
@@ -10,7 +10,7 @@ import os
 
 from fastsweep.studies.script_args import parse, parser, write_run
 
-import readme_compile  # (this folder's: the edits and the families' loops)
+import readme_compile  # (this folder's: the edits and the families' kernel modules)
 
 
 def main(argv=None):
@@ -25,14 +25,14 @@ def main(argv=None):
 
     mods = sorted(ck.closures(), key=lambda m: (m.rsplit("/", 1)[0] if "/" in m else "", m))
     loops = readme_compile._loops()
-    names = mods + [f"game loop: {f}" for f in loops]
+    names = mods + [f"family: {f}" for f in loops]
     edits = readme_compile.EDITS
     fig, ax = plt.subplots(figsize=(4.6, 0.13 * len(names) + 1.2))
     for j, e in enumerate(edits):
         hit = ck.reverse_closure(e)
         for i, m in enumerate(names):
-            if m.startswith("game loop: "):
-                on = bool(hit & set(loops[m[len("game loop: "):]]))
+            if m.startswith("family: "):
+                on = bool(hit & set(loops[m[len("family: "):]]))
             else:
                 on = m in hit
             if m == e:
