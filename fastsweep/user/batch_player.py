@@ -83,8 +83,10 @@ class BatchPlayer:
             active = status == ku.STEP_GOING
             obs = BatchObservation(
                 view=_readonly(views.reshape(B, h, w)), active=active,
-                new=active & (infos[:, ku.I_MOVE] == 1), game=_readonly(infos[:, ku.I_GAME]),
-                move=_readonly(infos[:, ku.I_MOVE]), last=_readonly(infos[:, ku.I_LAST]),
+                # (copies: the engine reads its info rows; an agent can make a view writeable)
+                new=active & (infos[:, ku.I_MOVE] == 1), game=_readonly(infos[:, ku.I_GAME].copy()),
+                move=_readonly(infos[:, ku.I_MOVE].copy()),
+                last=_readonly(infos[:, ku.I_LAST].copy()),
                 order=_readonly(orders), mines=mines, rules=rules, first_click=first_click)
             try:
                 moves = self.act_batch(obs)

@@ -27,7 +27,7 @@ from ..engine.game import (
 from ..engine.local import drain_local
 from ..engine.actions import _blank_inc, _know_flat, act_flat, flag as flag_cell, observe, observe_mine
 from ..engine.layout import (
-    A_FLAG, A_GUESS, A_REVEAL, C_DET, C_FLAG, C_KMINES, C_MINES, C_REV, C_ORDER, C_QLEN, DETONATED, F_PLANE, FLAGGED, OUT_BLANK,
+    A_FLAG, A_GUESS, A_REVEAL, C_DET, C_FLAG, C_KMINES, C_MINES, C_REV, C_ORDER, C_QLEN, DETONATED, F_PLANE, FLAGGED, HIDDEN, OUT_BLANK,
     R_USER, REVEALED,
 )
 from ..jit import njit, specialise
@@ -162,7 +162,9 @@ def _move(F, cnt, S, view, info, move, classic, n):
         return ERR_KIND
     if cell < 0 or cell >= n:
         return ERR_CELL
-    if view[cell] != VIEW_HIDDEN:
+    # judged on the engine's own state, never on the view: the agent can write its view
+    # (a Numba policy's array, or a batched agent's after flipping its writeable flag)
+    if status(S, cell) != HIDDEN:
         return ERR_TAKEN
     act = A_GUESS if kind == MOVE_GUESS else (A_REVEAL if kind == MOVE_SAFE else A_FLAG)
     out = act_flat(F, S[cell, F_PLANE], act, R_USER, -1, kind)
@@ -210,7 +212,9 @@ def _play(mode, params, fparams, layout, first_game, out, secs, boards, moves, p
     """A Numba agent's games (the arguments as ``family._play``'s): ``info`` (I_LEN) is
     the info row, readable by the caller after an exception in the agent; ``memory``
     (int64) the agent's, zeroed at each game's start; ``err`` (int64, 4) receives a
-    refused move (code, game, move number, move) and ends the call."""
+    refused move (code, game, move number, move) and ends the call. The policy is given
+    a copy of the info row before each move: what it writes there changes nothing the
+    engine reads (nor does what it writes in its view: moves are judged on ``S``)."""
     S, scratch = new_batch_state(params, mode != MODE_BATCH)
     n = ncells(S)
     F = flat(S)
@@ -218,6 +222,7 @@ def _play(mode, params, fparams, layout, first_game, out, secs, boards, moves, p
     view = np.empty(n, np.int8)
     view2 = view.reshape((params[P_H], params[P_W]))
     order = np.empty(n, np.int64)
+    seen = np.empty(I_LEN, np.int64)  # the policy's copy of the info row
     classic = params[P_RULES] == RULES_CLASSIC
     made = 0
     for i in range(out.shape[0] if mode == MODE_BATCH else 1):
@@ -230,7 +235,8 @@ def _play(mode, params, fparams, layout, first_game, out, secs, boards, moves, p
         np.random.seed(agent_seed(params, game))
         st = open_user_game(S, params, first, game, view, info, order)
         while st == STEP_GOING:
-            mv = policy(view2, info, order, memory)
+            seen[:] = info
+            mv = policy(view2, seen, order, memory)
             st = _move(F, cnt, S, view, info, mv, classic, n)
             if st < 0:
                 err[0] = st

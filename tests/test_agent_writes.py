@@ -1,0 +1,108 @@
+"""An agent cannot corrupt a game (issue 57, part 1): whatever a user's agent writes into
+what it can reach (its view, its info row, a batched agent's observation arrays made
+writeable), the engine judges every move on its own state, refuses a move on a taken
+cell with the agent, game and move named, and records the games as they were played.
+"""
+import numpy as np
+import pytest
+from numba import njit
+
+import fastsweep
+from fastsweep.user import AgentError  # noqa: F401  (the errors' home, for the reader)
+
+
+@njit
+def rewrites_its_view(view, info, order, memory):
+    """Marks the cell it last played hidden again, then plays it once more."""
+    v = view.ravel()
+    if info[1] >= 0 and memory[0] == 0:
+        memory[0] = 1
+        v[info[1]] = -1
+        return fastsweep.reveal(info[1])
+    for c in order:
+        if v[c] == -1:
+            return fastsweep.reveal(c)
+    return fastsweep.reveal(order[0])
+
+
+@njit
+def first_hidden(view, info, order, memory):
+    v = view.ravel()
+    for c in order:
+        if v[c] == -1:
+            return fastsweep.reveal(c)
+    return fastsweep.reveal(order[0])
+
+
+@njit
+def first_hidden_scribbling(view, info, order, memory):
+    """first_hidden's moves, after scribbling over its info row."""
+    for k in range(info.shape[0]):
+        info[k] = -(10 ** 12)
+    v = view.ravel()
+    for c in order:
+        if v[c] == -1:
+            return fastsweep.reveal(c)
+    return fastsweep.reveal(order[0])
+
+
+REFUSED = r"agent 'rewrites_its_view', game 0, move 2: returned .* refused.*not hidden"
+
+
+def test_a_numba_policy_that_rewrites_its_view_is_refused_not_believed():
+    with pytest.raises(ValueError, match=REFUSED):
+        fastsweep.run(rewrites_its_view, 8, mines=10, games=20)
+    with pytest.raises(ValueError, match=REFUSED):
+        fastsweep.play(rewrites_its_view, 8, mines=10)
+
+
+def test_check_agent_reports_a_policy_that_rewrites_its_view():
+    report = fastsweep.check_agent(rewrites_its_view, games=3, workers=False,
+                                   raise_on_failure=False)
+    assert not report.passed
+    assert any("not hidden" in str(f) for f in report.failures), report.failures
+
+
+def test_what_a_policy_writes_in_its_info_row_changes_nothing():
+    kw = dict(mines=10, games=30, seed=4)
+    a = fastsweep.run(first_hidden, 8, **kw)
+    b = fastsweep.run(first_hidden_scribbling, 8, **kw)
+    cols = [c for c in a.columns if c not in ("agent", "seconds")]
+    assert (a[cols].to_numpy() == b[cols].to_numpy()).all()
+    # and the games are possible ones: never more detonations than mines, nor more
+    # cells revealed than safe cells
+    assert (b.detonated <= 10).all() and (b.revealed <= 64 - 10).all()
+
+
+class ScribblingBatch:
+    """A batched agent that makes its observation's arrays writeable and writes them."""
+
+    name = "scribbler"
+
+    def __init__(self, replay_taken):
+        self.replay_taken = replay_taken
+
+    def act_batch(self, obs):
+        moves = np.zeros(len(obs.active), np.int64)
+        for arr in (obs.view, obs.game, obs.move, obs.last):
+            arr.flags.writeable = True
+        for b in np.flatnonzero(obs.active):
+            v = obs.view[b].ravel()
+            if self.replay_taken and obs.move[b] > 1:
+                v[obs.last[b]] = -1  # a taken cell dressed as hidden
+                moves[b] = obs.last[b]
+            else:
+                moves[b] = next(c for c in obs.order[b] if v[c] == -1)
+        obs.game[:] = 10 ** 9  # the engine records games by its own index
+        obs.move[:] = -7
+        return moves
+
+
+def test_a_batched_agent_that_writes_its_observation_is_refused_or_ignored():
+    with pytest.raises(ValueError, match=r"agent 'scribbler', game \d+, move \d+.*not hidden"):
+        fastsweep.run(ScribblingBatch(True), 8, mines=10, games=12)
+    kw = dict(mines=10, games=30, seed=4)
+    a = fastsweep.run(first_hidden, 8, **kw)
+    b = fastsweep.run(ScribblingBatch(False), 8, **kw)
+    cols = [c for c in a.columns if c not in ("agent", "seconds")]
+    assert (a[cols].to_numpy() == b[cols].to_numpy()).all()
