@@ -106,3 +106,33 @@ def test_a_batched_agent_that_writes_its_observation_is_refused_or_ignored():
     b = fastsweep.run(ScribblingBatch(False), 8, **kw)
     cols = [c for c in a.columns if c not in ("agent", "seconds")]
     assert (a[cols].to_numpy() == b[cols].to_numpy()).all()
+
+
+class FirstHidden:
+    """A Python agent class, passed uninstantiated."""
+
+    def act(self, obs):
+        c = next(c for c in obs.order if obs.view.flat[c] == -1)
+        return divmod(int(c), obs.view.shape[1])
+
+
+class NeedsArgs(FirstHidden):
+    def __init__(self, depth):
+        self.depth = depth
+
+
+def test_a_class_passed_for_an_agent_is_instantiated_or_refused():
+    a = fastsweep.run(FirstHidden, 6, mines=5, games=4, seed=1)
+    b = fastsweep.run(FirstHidden(), 6, mines=5, games=4, seed=1)
+    assert a.agent[0] == "FirstHidden" and (a.score == b.score).all()
+    with pytest.raises(TypeError, match=r"agent: got the class NeedsArgs, which needs "
+                                        r"arguments; pass an instance \(NeedsArgs\(...\)\)"):
+        fastsweep.run(NeedsArgs, 6, mines=5, games=4)
+
+
+def test_an_agent_file_that_exits_at_import_is_named(tmp_path):
+    src = tmp_path / "exits.py"
+    src.write_text("import sys\nsys.exit(2)\ndef agent(obs):\n    return 0, 0\n")
+    with pytest.raises(ValueError, match=r"agent: '.*exits.py:agent': importing .* called "
+                                         r"sys.exit\(2\): an agent's module must not exit"):
+        fastsweep.run(f"{src}:agent", 5, mines=3, games=2)

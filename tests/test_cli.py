@@ -71,6 +71,35 @@ WRAPPER_ERRORS = [  # the API's ValueErrors, in the CLI's flag names
 ]
 
 
+@pytest.mark.parametrize("agent", ["os:sep", "fastsweep:__version__"])
+def test_an_import_path_to_something_not_an_agent_is_one_line(capsys, agent):
+    code, out, err = main(capsys, "run", "--agent", agent, "--size", "5", "--mines", "3",
+                          "--games", "2")
+    assert code == 2 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("fastsweep run: error: --agent: expected a built-in agent's "
+                               "name (basic, ")
+    assert "Traceback" not in err and "{" not in err
+
+
+@pytest.mark.parametrize("argv, flag", [
+    (["run", "--size", "9", "--size", "10", "--mines", "3"], "--size"),
+    (["run", "--agent", "basic", "--agent", "probability", "--size", "5", "--mines", "3"],
+     "--agent"),
+    (["play", "--size", "5", "--mines", "3", "--game", "1", "--game", "2"], "--game"),
+])
+def test_a_single_value_option_given_twice_is_refused(capsys, argv, flag):
+    code, out, err = main(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.startswith(f"fastsweep {argv[0]}: error: {flag}: given twice; give it once")
+
+
+def test_play_every_zero_is_refused(capsys):
+    code, out, err = main(capsys, "play", "--size", "5", "--mines", "3", "--every", "0")
+    assert code == 2 and "--every" in err and "must be an integer >= 1, got '0'" in err
+
+
 @pytest.mark.parametrize("argv,line", WRAPPER_ERRORS)
 def test_wrapper_errors_use_the_flag_names(capsys, argv, line):
     code, out, err = main(capsys, *argv)

@@ -16,6 +16,34 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
+_GIVEN = "_fastsweep_given"  # the namespace's record of the single-value options given
+
+
+class _StoreOnce(argparse._StoreAction):
+    """A single-value option given twice is refused: argparse keeps the last silently
+    (``run --size 9 --size 10`` played 10x10)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = namespace.__dict__.setdefault(_GIVEN, set())
+        if self.dest in given:
+            parser.error(f"{'/'.join(self.option_strings)}: given twice; give it once")
+        given.add(self.dest)
+        super().__call__(parser, namespace, values, option_string)
+
+
+def refuse_repeats(parser):
+    """Make every single-value option of ``parser``'s subcommands refuse a repeat
+    (:class:`_StoreOnce`); :func:`forget_given` removes the record after parsing."""
+    for sp in parser._subparsers._group_actions[0].choices.values():
+        for action in sp._actions:
+            if type(action) is argparse._StoreAction and action.option_strings:
+                action.__class__ = _StoreOnce
+
+
+def forget_given(namespace):
+    namespace.__dict__.pop(_GIVEN, None)
+
+
 def _at_least(lo):
     def parse(s):
         try:

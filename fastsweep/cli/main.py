@@ -12,13 +12,16 @@ the wrappers' ValueErrors re-worded with the command's flag names (:func:`cli_wo
 from __future__ import annotations
 
 import os
+import re
 import sys
 import traceback
 import warnings
 
 from ..agents import AGENTS, counted
 from ..user.python_player import AgentError
-from .common import Parser, _add_game_args, _at_least, _options, cli_wording  # noqa: F401
+from .common import (  # noqa: F401
+    Parser, _add_game_args, _at_least, _options, cli_wording, forget_given, refuse_repeats,
+)
 
 
 def cmd_run(a):
@@ -118,7 +121,7 @@ def build_parser():
     q.add_argument("--game", type=_at_least(0), default=0,
                    help="game index under the seed (default 0)")
     show = q.add_mutually_exclusive_group()
-    show.add_argument("--every", type=_at_least(0), default=0, metavar="N",
+    show.add_argument("--every", type=_at_least(1), default=0, metavar="N",
                       help="also print the board every N moves (default: only at the end)")
     show.add_argument("--quiet", action="store_true",
                       help="print only the summary line (no moves, no board)")
@@ -162,6 +165,7 @@ def build_parser():
     add_advise(sub)  # fastsweep advise: the advisor (position or interactive game)
     add_hard(sub)  # fastsweep hardboard: layouts an agent scores low on
     add_check(sub)  # fastsweep check-agent: the agent contract on a user's agent
+    refuse_repeats(p)
     return p
 
 
@@ -185,6 +189,7 @@ def _one_line_warnings():
 def main(argv=None):
     parser = build_parser()
     a, extra = parser.parse_known_args(argv)
+    forget_given(a)
     cmd = parser._subparsers._group_actions[0].choices[a.command]
     if extra:  # argparse would blame the top-level parser and hint at its --help
         cmd.error(f"unrecognized arguments: {' '.join(extra)}")
@@ -194,6 +199,9 @@ def main(argv=None):
         return _run(cmd, a)
     finally:  # a program that called main() keeps its own format
         warnings.formatwarning = own
+
+
+_ARG_ERROR = re.compile(r"[A-Za-z_][\w/.-]*: ")  # "agent: ...", "mines/density: ..."
 
 
 def _run(cmd, a):
@@ -206,6 +214,12 @@ def _run(cmd, a):
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
     except ValueError as e:
+        cmd.exit(2, f"{cmd.prog}: error: {cli_wording(e, cmd)}\n")
+    except TypeError as e:
+        # an argument of the wrong kind, named by fastsweep's checks ("agent: expected
+        # ..."): one line; any other TypeError is a defect and keeps its traceback
+        if not _ARG_ERROR.match(str(e)):
+            raise
         cmd.exit(2, f"{cmd.prog}: error: {cli_wording(e, cmd)}\n")
     except OSError as e:  # a folder that cannot be written, a full disk: one line too
         cmd.exit(2, f"{cmd.prog}: error: {e}\n")

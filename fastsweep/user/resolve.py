@@ -70,7 +70,15 @@ def _player(agent, name):
 
 
 def register(agent, name: str | None = None, source: str = "") -> str:
-    """Register ``agent`` (an object) under ``name`` (default: its own name); return it."""
+    """Register ``agent`` (an object) under ``name`` (default: its own name); return it.
+    A class is instantiated with no arguments, as a class named by an import path is."""
+    if inspect.isclass(agent):
+        try:
+            agent = agent()
+        except Exception as e:
+            raise TypeError(f"agent: got the class {agent.__name__}, which needs arguments; "
+                            f"pass an instance ({agent.__name__}(...)): {agent.__name__}() "
+                            f"raised {type(e).__name__}: {e}") from e
     name = name or _name_of(agent)
     if name in AGENTS:
         raise ValueError(f"agent: your agent's name {name!r} is a built-in agent's; give it "
@@ -112,6 +120,10 @@ def load(path: str):
             module = importlib.import_module(where)
     except ValueError:
         raise
+    except SystemExit as e:  # the agent's module called sys.exit while being imported
+        raise ValueError(f"agent: {path!r}: importing {where!r} called sys.exit"
+                         f"({e.code!r}): an agent's module must not exit when imported "
+                         "(guard a script's code with `if __name__ == '__main__':`)") from e
     except Exception as e:
         raise ValueError(f"agent: {path!r}: importing {where!r} failed: {type(e).__name__}: "
                          f"{e}") from e
