@@ -196,8 +196,8 @@ def compile_notice(kernels, what: str, expect: str, cached: bool = True):
 
 def specialise(fn, suffix, **globals_):
     """A copy of plain function ``fn`` whose global names ``globals_`` are bound to other
-    objects (e.g. a family's move, see ``agents/family.py``): a kernel written once and
-    compiled for each family. Its qualified name gets ``_<suffix>``, which keeps each
+    objects (a user's Numba policy, see ``agents/user.py``): a kernel written once and
+    compiled for each policy. Its qualified name gets ``_<suffix>``, which keeps each
     copy's compiled code in its own cache index (Numba files a function's cache under
     its source file and qualified name, and its globals are not part of the key). The
     modules of the bound kernels (and what they were specialised with) are recorded in
