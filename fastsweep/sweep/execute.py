@@ -11,12 +11,13 @@ import time
 import numpy as np
 import pandas as pd
 
-from ..config import GameConfig
 from ..kernels.engine import game as kg
 from ..options import make_config
 from ..runner import frame, play_chunk
 from ..warmup import warm
 from .backends import Dask, Inline, Pool
+from .postmortem import describe as _describe
+from .postmortem import died, explain, where as _where
 from .progress import Progress
 from .store import _append
 
@@ -32,11 +33,6 @@ def warm_up(agents, workers=1):
     With ``workers`` > 1, families not compiled yet compile at the same time in separate
     processes (see :func:`fastsweep.warmup.warm`), then this process loads them."""
     return warm(agents, processes=workers)
-
-
-def _describe(cfg: GameConfig) -> str:
-    return (f"agent={cfg.agent} mine_count={cfg.mine_count} size={cfg.height}x{cfg.width} "
-            f"mines={cfg.mines} rules={cfg.rules}")
 
 
 def _play(cfg, seed, first, games):
@@ -159,6 +155,7 @@ def _execute(plan, pending, params, store, workers, backend, scheduler, timeout,
     per_game = store is not None and store.per_game
     inflight = {}
     error = None
+    lost, death = [], None  # tasks a dead worker took with it, and the backend's report
 
     def take_batch():
         pend_cost = sum(est[b] * plan.games_in(b, k) for b, k in pending)
@@ -201,7 +198,7 @@ def _execute(plan, pending, params, store, workers, backend, scheduler, timeout,
 
     try:
         while (pending or inflight):
-            while error is None and pending and len(inflight) < 2 * ex.nworkers:
+            while error is None and death is None and pending and len(inflight) < 2 * ex.nworkers:
                 tasks = take_batch()
                 if tasks:
                     inflight[ex.submit(run_batch, tasks, seed, per_game)] = tasks
@@ -210,7 +207,9 @@ def _execute(plan, pending, params, store, workers, backend, scheduler, timeout,
             try:
                 finished = ex.wait(list(inflight))
             except RuntimeError as e:  # the backend lost its workers: nothing more finishes
-                error = error or SweepWorkerError(str(e))
+                if death is None:
+                    death = e
+                    lost.extend(t for ts in inflight.values() for t in ts)
                 ex.close(cancel=True)
                 break
             for f in finished:
@@ -220,15 +219,16 @@ def _execute(plan, pending, params, store, workers, backend, scheduler, timeout,
                 except SweepWorkerError as e:
                     error = error or e
                     continue
-                except Exception as e:  # a dead worker process, a lost dask worker, ...
-                    where = ", ".join(f"board {t[0]} ({_describe(plan.boards[t[0]]['cfgs'][0])}) "
-                                      f"chunk {t[2]}" for t in tasks[:3])
-                    error = error or SweepWorkerError(
-                        f"a worker failed running {where}{' ...' if len(tasks) > 3 else ''}: "
-                        f"{type(e).__name__}: {e}")
+                except Exception as e:
+                    if died(e):  # a dead worker process, a lost dask worker
+                        death = death or e
+                        lost.extend(tasks)
+                    else:  # (e.g. a result that cannot be sent back)
+                        error = error or SweepWorkerError(
+                            f"a worker failed running {_where(tasks)}: {type(e).__name__}: {e}")
                     continue
                 finish(res)
-            if error is not None and not inflight:
+            if (error is not None or death is not None) and not inflight:
                 break
     except KeyboardInterrupt:
         # keep whatever already finished, then stop; finished chunks are on disk
@@ -252,6 +252,8 @@ def _execute(plan, pending, params, store, workers, backend, scheduler, timeout,
     progress.close(finished=error is None)
     plan.seconds_playing = time.perf_counter() - t_play
     ex.close()
+    if error is None and death is not None:  # (a Python error elsewhere names itself)
+        error = SweepWorkerError(explain(lost, plan, seed, death))
     if error is not None:
         kept = f"; finished chunks are kept in {store.path}" if store is not None else ""
         raise SweepWorkerError(f"{error}{kept}") from error

@@ -17,11 +17,10 @@ import time
 import numpy as np
 
 from ..kernels.agents import user as ku
-
 from ..kernels.engine import game as kg
 from .moves import ERRORS, Flag, Guess, Safe, describe
 from .observation import FIRST_CLICK, RULES, GameInfo
-from .python_player import AgentError, PythonPlayer, _seed, _where
+from .python_player import AGENT_FAILURES, AgentError, PythonPlayer, _seed, _where
 
 BATCH = 256  # slots (games in play at once) by default
 
@@ -90,7 +89,7 @@ class BatchPlayer:
                 order=_readonly(orders), mines=mines, rules=rules, first_click=first_click)
             try:
                 moves = self.act_batch(obs)
-            except Exception as e:
+            except AGENT_FAILURES as e:
                 games_on = infos[active, ku.I_GAME]
                 raise AgentError(f"agent {self.name!r}, batch step {step} (games "
                                  f"{games_on.min()}..{games_on.max()} in play): raised "
@@ -111,7 +110,7 @@ class BatchPlayer:
     def _reset(self, params, h, w, mines, rules, first_click):
         try:
             self.reset(GameInfo(-1, _seed(params), h, w, mines, rules, first_click))
-        except Exception as e:
+        except AGENT_FAILURES as e:
             raise AgentError(f"agent {self.name!r} (reset): raised {type(e).__name__}: "
                              f"{e}") from e
 

@@ -28,6 +28,12 @@ class AgentError(RuntimeError):
     agent, the game and the move number (the agent's own exception is the cause)."""
 
 
+# what an agent's code can raise that fails the agent, not the run: SystemExit too (an
+# agent calling sys.exit or exit() would otherwise end a sweep silently with its status);
+# KeyboardInterrupt stays the user's way to stop
+AGENT_FAILURES = (Exception, SystemExit)
+
+
 def _where(name, game, made):
     """Where an agent failed: ``made`` moves were made (the opening included), so the
     move at fault is number made + 1, as in its trace (``fastsweep.play``)."""
@@ -83,7 +89,7 @@ class PythonPlayer:
         if self.reset is not None:
             try:
                 self.reset(info)
-            except Exception as e:
+            except AGENT_FAILURES as e:
                 raise AgentError(f"agent {self.name!r}, game {game} (reset): raised "
                                  f"{type(e).__name__}: {e}") from e
         view, S, binfo, h, w = board.view2, board.S, board.info, board.h, board.w
@@ -95,7 +101,7 @@ class PythonPlayer:
             last = int(binfo[ku.I_LAST])
             try:
                 mv = act(Observation(snap, mines, move, (last // w, last % w), g))
-            except Exception as e:
+            except AGENT_FAILURES as e:
                 raise AgentError(f"{_where(self.name, game, move)}: raised "
                                  f"{type(e).__name__}: {e}") from e
             try:
