@@ -98,3 +98,46 @@ def test_a_two_worker_sweep_compiles_the_loop_once(tmp_path):
                              capture_output=True, text=True, check=True).stdout
         counts.append(json.loads(out.strip().splitlines()[-1]))
     assert counts[1] == {"hits": 1, "misses": 0}, counts
+
+
+CACHED_POLICY = """
+from numba import njit
+
+@njit(cache=True)
+def policy(view, info, order, memory):
+    v = view.ravel()
+    for c in order:
+        if v[c] == -1:
+            return c
+    return 0
+"""
+
+
+def test_a_cache_true_agent_by_path_plays_after_its_file_was_imported(tmp_path):
+    """Numba's own cache (``@njit(cache=True)``) records the module name a kernel was
+    compiled in: a file agent is imported under its file's name, so the cache the user's
+    own ``import mine`` wrote loads in a sweep's workers (it failed at move 1 with
+    "No module named 'mine'")."""
+    (tmp_path / "mine.py").write_text(CACHED_POLICY)
+    warm = ("import numpy as np, mine; mine.policy(np.full((3, 3), -1, np.int8), "
+            "np.zeros(20, np.int64), np.arange(9), np.zeros(4, np.int64))")
+    subprocess.run([sys.executable, "-c", warm], cwd=tmp_path, check=True)
+    assert any(f.endswith(".nbi") for f in os.listdir(tmp_path / "__pycache__"))
+    out = tmp_path / "s"
+    r = subprocess.run([sys.executable, "-m", "fastsweep", "sweep", "--agents",
+                        f"{tmp_path / 'mine.py'}:policy,basic", "--size", "6", "--density",
+                        "0.15", "--games", "40", "--workers", "2", "--quiet", "--out", str(out)],
+                       capture_output=True, text=True, cwd=os.getcwd())
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert (out / "summary.csv").exists()
+
+
+def test_a_cache_true_agent_whose_module_name_is_taken_is_refused_with_the_fix(tmp_path):
+    from fastsweep.user.resolve import load
+
+    (tmp_path / "json.py").write_text(CACHED_POLICY)  # 'json' is the standard library's
+    import pytest
+
+    with pytest.raises(ValueError, match=r"json.py:policy' is compiled with @njit\(cache=True\)"
+                                         r" and the module name 'json' is taken.*rename the file"):
+        load(f"{tmp_path / 'json.py'}:policy")

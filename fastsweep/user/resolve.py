@@ -105,7 +105,7 @@ def load(path: str):
         if where.endswith(".py") or os.sep in where or "/" in where:
             if not os.path.isfile(where):
                 raise ValueError(f"agent: {path!r}: no file {where!r}")
-            key = "fastsweep_user_" + hashlib.sha256(os.path.abspath(where).encode()).hexdigest()[:12]
+            key = _module_name(where)
             module = sys.modules.get(key)
             if module is None:
                 spec = importlib.util.spec_from_file_location(key, where)
@@ -132,12 +132,48 @@ def load(path: str):
         if not hasattr(obj, part):
             raise ValueError(f"agent: {path!r}: {where!r} has no attribute {part!r}")
         obj = getattr(obj, part)
+    if module.__name__ != where:
+        _refuse_cached_under_another_name(path, where, module, obj)
     if inspect.isclass(obj):
         try:
             obj = obj()
         except Exception as e:
             raise ValueError(f"agent: {path!r}: {attr}() failed: {type(e).__name__}: {e}") from e
     return obj
+
+
+def _module_name(where: str) -> str:
+    """The module name a file agent is imported under: its file's name (``mine.py`` is
+    ``mine``), as when the user imports it, unless another module holds that name. Numba's
+    on-disk cache (``@njit(cache=True)``) records the module name a kernel was compiled
+    in and imports it when it loads the kernel: under any other name the cached kernel
+    fails with ModuleNotFoundError. A taken name falls back to a private one."""
+    stem = os.path.splitext(os.path.basename(where))[0]
+    mod = sys.modules.get(stem)
+    if stem.isidentifier() and (mod is None or _same_file(getattr(mod, "__file__", None), where)):
+        return stem
+    return "fastsweep_user_" + hashlib.sha256(os.path.abspath(where).encode()).hexdigest()[:12]
+
+
+def _same_file(a, b) -> bool:
+    try:
+        return a is not None and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _refuse_cached_under_another_name(path: str, where: str, module, obj) -> None:
+    """A ``cache=True`` kernel in a file imported under a private name cannot load its
+    cache (see :func:`_module_name`): refuse it now, with the fix, not at move 1."""
+    stem = os.path.splitext(os.path.basename(where))[0]
+    if module.__name__ == stem:
+        return
+    cache = getattr(getattr(obj, "policy", obj), "_cache", None)
+    if cache is not None and type(cache).__name__ != "NullCache":
+        raise ValueError(f"agent: {path!r} is compiled with @njit(cache=True) and the module name "
+                         f"{stem!r} is taken by another module ({sys.modules[stem]!r:.80}): "
+                         "Numba's cache reloads a kernel under the module name it was compiled "
+                         "in; rename the file, or drop cache=True")
 
 
 def _load_path(path: str) -> str:
