@@ -18,7 +18,8 @@ True
 """
 import gymnasium
 
-from .env import REWARDS, MaskedDiscrete, MinesweeperEnv
+from .env import MaskedDiscrete, MinesweeperEnv
+from .game import REWARDS
 from .vector import MaskedMultiDiscrete, MinesweeperVectorEnv, random_actions
 
 ENV_ID = "fastsweep/Minesweeper-v0"

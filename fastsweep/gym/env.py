@@ -1,6 +1,5 @@
 """The single Gymnasium environment :class:`MinesweeperEnv` (``fastsweep/Minesweeper-v0``)
-and what it shares with the vector one: the game's options, the spaces, the rewards and
-the pictures.
+and its action space.
 
 Episode k after ``reset(seed=s)`` is ``fastsweep.run``'s game k for seed s: the same
 kernels set up the board and make the opening move, and each action is one
@@ -10,85 +9,16 @@ the view.
 """
 from __future__ import annotations
 
-import math
-import numbers
-
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ..config import check_game_index, check_seed, parse_size
+from ..config import check_game_index, check_seed
 from ..kernels.agents import gym_steps as kgs
 from ..kernels.agents import user as ku
 from ..kernels.engine import game as kg
-from ..options import kernel_params, make_config
-from ..runner import scores
-
-#: the rewards and their defaults; ``rewards={...}`` overrides any of them
-REWARDS = {"reveal": 1.0,  # a safe cell revealed
-           "mine": -1.0,  # a mine revealed (a detonation)
-           "flag": 0.0,  # a mine flagged (flags=True)
-           "wrong_flag": 0.0,  # a safe cell flagged (flags=True)
-           "win": 0.0}  # added at the end of a game with no detonation
-_RW = {"reveal": kgs.RW_REVEAL, "mine": kgs.RW_MINE, "flag": kgs.RW_FLAG,
-       "wrong_flag": kgs.RW_WRONG_FLAG, "win": kgs.RW_WIN}
-#: the per-game results given in the info when an episode ends (``fastsweep.run``'s columns)
-RESULTS = {"flagged": kg.OUT_FLAGGED, "detonated": kg.OUT_DETONATED,
-           "revealed": kg.OUT_REVEALED, "guesses": kg.OUT_GUESSES, "moves": kg.OUT_MOVES}
-DEFAULT_BOARD = ((9, 9), 10)  # size and mines when neither mines nor density is given
-RENDER_MODES = ["ansi", "rgb_array"]
-
-
-class Game:
-    """The options of a game (validated by ``fastsweep.options.make_config``), its kernel
-    parameters per root seed, the spaces and the reward vector.
-
-    >>> g = Game((4, 5), 3, None, True, None, None, rules="classic")
-    >>> g.n, g.actions, g.cfg.first_cell, g.describe(23)
-    (20, 40, 'corner', 'action 23 (flag cell 3 = row 0, col 3)')
-    """
-
-    def __init__(self, size, mines, density, flags, rewards, render_mode, **options):
-        if mines is None and density is None and options.get("layout") is None:
-            if parse_size(size) != DEFAULT_BOARD[0]:
-                raise ValueError("mines, density: give one (the number of mines, or their "
-                                 "fraction of the cells); only the default 9x9 board has a "
-                                 "default, 10 mines")
-            mines = DEFAULT_BOARD[1]
-        self.cfg = make_config("basic", size, mines=mines, density=density, **options)
-        self.h, self.w = self.cfg.height, self.cfg.width
-        self.n = self.h * self.w
-        if not isinstance(flags, (bool, np.bool_)):
-            raise ValueError(f"flags: expected True or False, got {flags!r}")
-        self.flags = bool(flags)
-        self.actions = 2 * self.n if self.flags else self.n
-        self.rewards = reward_vector(rewards)
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode: expected None or one of {RENDER_MODES}, got "
-                             f"{render_mode!r}")
-        self.layout = (self.cfg.layout if self.cfg.layout is not None
-                       else np.zeros(0, np.uint8))
-        self.classic = self.cfg.rules == "classic"
-        self.observation_space = spaces.Dict({
-            "view": spaces.Box(ku.VIEW_BLANK, 8, (self.h, self.w), np.int8),
-            "action_mask": spaces.MultiBinary(self.actions)})
-
-    def params(self, seed: int):
-        return kernel_params(self.cfg, seed)[0]
-
-    def describe(self, action) -> str:
-        """What an action is, for error messages."""
-        a = int(action)
-        if not 0 <= a < self.actions:
-            return f"action {a}"
-        kind, cell = ("flag", a - self.n) if a >= self.n else ("reveal", a)
-        return f"action {a} ({kind} cell {cell} = row {cell // self.w}, col {cell % self.w})"
-
-    def allowed(self) -> str:
-        return (f"actions are 0..{self.n - 1} (reveal cell row * {self.w} + col)"
-                + (f" and {self.n}..{2 * self.n - 1} (flag cell action - {self.n})"
-                   if self.flags else "")
-                + " whose action_mask entry is 1 (a hidden cell)")
+from .game import RENDER_MODES, REWARDS, Game, results  # noqa: F401 (REWARDS: re-exported)
+from .render import ansi, rgb
 
 
 class MaskedDiscrete(spaces.Discrete):
@@ -117,85 +47,6 @@ class MaskedDiscrete(spaces.Discrete):
                 hidden = (self.view == ku.VIEW_HIDDEN).astype(np.int8)
                 mask = np.tile(hidden, self.n // hidden.size) if hidden.any() else None
         return super().sample(mask=mask, probability=probability)
-
-
-def reward_vector(rewards) -> np.ndarray:
-    """The float64 reward vector (``gym_steps.RW_*``) of ``rewards`` (a dict overriding
-    :data:`REWARDS`)."""
-    r = dict(REWARDS)
-    if rewards is not None:
-        if not isinstance(rewards, dict):
-            raise ValueError(f"rewards: expected a dict with keys among {', '.join(REWARDS)}; "
-                             f"got {type(rewards).__name__}")
-        for k, v in rewards.items():
-            if k not in REWARDS:
-                raise ValueError(f"rewards: unknown key {k!r}; keys: {', '.join(REWARDS)}")
-            if (not isinstance(v, numbers.Real) or isinstance(v, bool)
-                    or not math.isfinite(v)):
-                raise ValueError(f"rewards[{k!r}]: expected a finite number, got {v!r}")
-            r[k] = float(v)
-    vec = np.zeros(kgs.RW_LEN, np.float64)
-    for k, v in r.items():
-        vec[_RW[k]] = v
-    return vec
-
-
-def results(out_row) -> dict:
-    """A finished game's results (``fastsweep.run``'s columns) from its OUT_* row."""
-    d = {k: int(out_row[i]) for k, i in RESULTS.items()}
-    d["won"] = bool(out_row[kg.OUT_WON])
-    d["score"] = float(scores(out_row[None])[0])
-    return d
-
-
-SYMBOLS = {ku.VIEW_HIDDEN: "?", ku.VIEW_FLAG: "F", ku.VIEW_DETONATED: "*", ku.VIEW_BLANK: "-",
-           **{v: str(v) for v in range(9)}}
-
-
-def ansi(view, head: str) -> str:
-    """The view as text: ``?`` hidden, ``0``-``8`` clue, ``F`` flagged, ``*`` detonated,
-    ``-`` revealed with nothing shown (a noisy sensor)."""
-    return "\n".join([head] + [" ".join(SYMBOLS[int(v)] for v in row) for row in view]) + "\n"
-
-
-_FONT = {  # 3x5 glyphs
-    "1": (".#.", "##.", ".#.", ".#.", "###"), "2": ("##.", "..#", ".#.", "#..", "###"),
-    "3": ("##.", "..#", ".#.", "..#", "##."), "4": ("#.#", "#.#", "###", "..#", "..#"),
-    "5": ("###", "#..", "##.", "..#", "##."), "6": (".##", "#..", "###", "#.#", "###"),
-    "7": ("###", "..#", ".#.", ".#.", ".#."), "8": ("###", "#.#", "###", "#.#", "###"),
-    "F": ("###", "#..", "##.", "#..", "#.."), "*": ("#.#", ".#.", "###", ".#.", "#.#"),
-    "-": ("...", "...", "###", "...", "..."),
-}
-TILE = 16  # pixels a cell
-_INK = {"1": (0, 0, 255), "2": (0, 128, 0), "3": (255, 0, 0), "4": (0, 0, 128),
-        "5": (128, 0, 0), "6": (0, 128, 128), "7": (0, 0, 0), "8": (96, 96, 96),
-        "F": (255, 255, 255), "*": (0, 0, 0), "-": (128, 128, 128)}
-_PAPER = {ku.VIEW_HIDDEN: (200, 200, 200), ku.VIEW_FLAG: (0, 158, 115),
-          ku.VIEW_DETONATED: (213, 94, 0), ku.VIEW_BLANK: (240, 240, 240)}
-
-
-def _tiles() -> np.ndarray:
-    """uint8 (13, TILE, TILE, 3): the picture of each view value v at index v + 4."""
-    tiles = np.zeros((13, TILE, TILE, 3), np.uint8)
-    for v in range(ku.VIEW_BLANK, 9):
-        t = tiles[v - ku.VIEW_BLANK]
-        t[:] = _PAPER.get(v, (255, 255, 255))
-        ch = SYMBOLS[v]
-        if ch in _FONT:
-            glyph = np.array([[c == "#" for c in row] for row in _FONT[ch]])
-            t[3:13, 5:11][glyph.repeat(2, 0).repeat(2, 1)] = _INK[ch]  # 2x: 6 x 10 pixels
-        t[TILE - 1, :] = t[:, TILE - 1] = (140, 140, 140)  # the grid
-    return tiles
-
-
-TILES = _tiles()
-
-
-def rgb(view) -> np.ndarray:
-    """The view as a picture: uint8 (H * 16, W * 16, 3)."""
-    h, w = view.shape
-    t = TILES[view.astype(np.int64) - ku.VIEW_BLANK]  # (H, W, TILE, TILE, 3)
-    return np.ascontiguousarray(t.transpose(0, 2, 1, 3, 4).reshape(h * TILE, w * TILE, 3))
 
 
 class MinesweeperEnv(gymnasium.Env):

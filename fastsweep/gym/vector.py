@@ -18,7 +18,8 @@ from ..config import check_game_index, check_seed
 from ..kernels.agents import gym_steps as kgs
 from ..kernels.agents import user as ku
 from ..kernels.engine import game as kg
-from .env import RESULTS, Game, ansi, rgb
+from .game import RESULTS, Game
+from .render import ansi, rgb
 
 _MODES = (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP)
 TRIES = 4  # rejection rounds of random_actions before the exact draw
