@@ -4,6 +4,7 @@ standard levels' ids, ``action_masks()`` and masks never all zeros, episodes cut
 ``max_episode_steps``, the vector env's memory checked before it allocates; the single
 and the vector env agree on each. (tests/test_gym.py holds the rest of the env's tests.)"""
 import time
+import warnings
 
 import numpy as np
 import pytest
@@ -14,6 +15,7 @@ import fastsweep.gym as fg  # noqa: E402
 from fastsweep.gym import vector as fv  # noqa: E402
 from fastsweep.kernels.engine import game as kg  # noqa: E402
 from fastsweep.options import kernel_params, make_config  # noqa: E402
+from gymnasium.utils.env_checker import check_env  # noqa: E402
 from gymnasium.vector import AutoresetMode  # noqa: E402
 
 ID = fg.ENV_ID
@@ -277,11 +279,22 @@ def test_vector_illegal_actions():
 
 
 # ---------------------------------------------------------------- level ids
+@pytest.mark.parametrize("id,kw", [(i, {}) for i in fg.LEVELS] + [
+    (ID, dict(size=(5, 6), mines=4, open_zeros=True, flags=True, illegal_action="ignore")),
+    (ID, dict(size=(5, 6), mines=9, rules="classic", first_click="any", open_zeros=True,
+              illegal_action="end", noise="reveal:p=0.5"))])
+def test_gymnasium_s_checker_passes(id, kw):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(make(id, **kw))
+    assert not [str(w.message) for w in caught]
+
+
 def test_the_standard_levels_are_registered_as_the_classic_game():
     for id, (size, mines) in fg.LEVELS.items():
         env = make(id)
         assert (env.game.h, env.game.w, env.game.cfg.mines) == (*size, mines)
-        assert env.game.classic and env.game.open_zeros
+        assert env.game.classic and env.game.open_zeros and env.game.illegal_action == "end"
         assert env.game.cfg.first_click == "safe"  # the classic game's defaults
         # the same games as fastsweep.run's classic ones (the id's kernel parameters)
         ref = make_config("basic", size, mines=mines, rules="classic")
@@ -295,7 +308,10 @@ def test_the_standard_levels_are_registered_as_the_classic_game():
     assert fg.LEVELS["fastsweep/Minesweeper-Intermediate-v0"] == ((16, 16), 40)
     env = make("fastsweep/Minesweeper-Beginner-v0", flags=True, open_zeros=False)
     assert env.action_space.n == 162 and not env.game.open_zeros  # arguments override
-    assert not make(ID).game.open_zeros and make(ID).game.cfg.rules == "keep-going"
+    base = make(ID)  # fastsweep.run's defaults
+    assert (base.game.open_zeros, base.game.cfg.rules, base.game.illegal_action) == \
+        (False, "keep-going", "raise")
+    assert fg.LEVEL_OPTIONS == {"rules": "classic", "open_zeros": True, "illegal_action": "end"}
 
 
 # ---------------------------------------------------------------- masks

@@ -65,8 +65,8 @@ class MinesweeperEnv(gymnasium.Env):
     same, and the episode ends: terminated, not won), for learners without masks (an
     action out of range always raises); ``render_mode`` "ansi" or "rgb_array". The ids
     ``fastsweep/Minesweeper-Beginner-v0`` (9x9, 10 mines), ``-Intermediate-v0`` (16x16,
-    40) and ``-Expert-v0`` (16x30, 99) are the classic game: ``rules="classic",
-    open_zeros=True``.
+    40) and ``-Expert-v0`` (16x30, 99) are the classic game for RL: ``rules="classic",
+    open_zeros=True, illegal_action="end"``.
 
     Observation: ``{"view": int8 (H, W), "action_mask": int8 (A,)}``; view values -1
     hidden, -2 flagged, -3 detonated (keep-going rules), -4 revealed with nothing shown
@@ -102,7 +102,7 @@ class MinesweeperEnv(gymnasium.Env):
 
     The classic game, and a learner without masks:
 
-    >>> env = gym.make("fastsweep/Minesweeper-Beginner-v0", illegal_action="end")
+    >>> env = gym.make("fastsweep/Minesweeper-Beginner-v0")  # (illegal_action="end")
     >>> obs, info = env.reset(seed=2)
     >>> int((obs["view"] != -1).sum()) > 1  # the opening's 0 opened its neighbours
     True
