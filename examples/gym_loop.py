@@ -2,8 +2,9 @@
 by a simple policy (reveal the first hidden cell of the game's guess order, given in
 ``info["order"]``), then the same policy through ``fastsweep.run``: episode k after
 ``reset(seed=s)`` is run's game k for seed s, so both give the same results. (A step
-reveals one cell: a revealed 0 does not open its neighbours by itself, in fastsweep's
-games as in Jumanji's.)
+reveals one cell here, as a move of ``fastsweep.run``'s agents does, so the two pair move
+for move; ``open_zeros=True``, or a level id such as ``fastsweep/Minesweeper-Beginner-v0``,
+opens a 0's neighbours in the same step, as the classic game does.)
 
 Run (after the Quick start): .venv/bin/python examples/gym_loop.py
 """

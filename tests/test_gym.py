@@ -156,7 +156,7 @@ def test_step_semantics_and_end():
         moves += 1
         assert trunc is False and info["move"] == moves
     assert {"won", "score", "revealed"} <= set(info)
-    assert not obs["action_mask"].any()  # over: nothing is legal
+    assert obs["action_mask"].all()  # over: nothing left to mask (no all-zero row)
     with pytest.raises(ValueError, match="reset"):
         env.step(int(np.flatnonzero(obs["view"].ravel() == -1)[0]))
 
@@ -180,7 +180,7 @@ def test_single_env_plays_run_s_games(kw, flags):
         assert info["game"] == k
         done = False
         while not done:
-            if not obs["action_mask"].any():  # over at its opening: the no-op step
+            if obs["action_mask"].all():  # over at its opening: the no-op step
                 a = 0
             else:
                 a = env_action(obs, info, n, flags)
@@ -203,7 +203,7 @@ def test_vector_env_i_plays_game_i(mode, flags):
     for _ in range(500):
         actions = np.zeros(N, np.int64)
         for i in range(N):
-            if obs["action_mask"][i].any():
+            if not obs["action_mask"][i].all():  # (a game in play)
                 actions[i] = env_action({"view": obs["view"][i]}, {"order": orders[i]}, 30,
                                         flags)
         obs, r, term, trunc, info = envs.step(actions)
@@ -238,10 +238,10 @@ def test_vector_autoreset_modes():
             assert info["game"][0] == before[0] + 2
             assert (obs["view"][0] != -1).sum() == 1
             fo = info["final_obs"][0]
-            assert info["_final_obs"][0] and not fo["action_mask"].any()
+            assert info["_final_obs"][0] and fo["action_mask"].all()
             assert (fo["view"] != -1).sum() == info["final_info"]["moves"][0]
         else:  # the terminal observation; the next step starts the next game
-            assert info["game"][0] == before[0] and not obs["action_mask"][0].any()
+            assert info["game"][0] == before[0] and obs["action_mask"][0].all()
             obs, r, term, _, info = envs.step(envs.action_space.sample())
             assert info["game"][0] == before[0] + 2 and r[0] == 0 and not term[0]
             assert (obs["view"][0] != -1).sum() == 1
@@ -259,7 +259,7 @@ def test_game_over_at_its_opening():
     game = next(g for g in range(200) for mine, first in [truth(g, 3, **kw)] if mine[first])
     env = make(**kw)
     obs, info = env.reset(seed=3, options={"game": game})
-    assert not obs["action_mask"].any() and (obs["view"] == -3).sum() == 1
+    assert obs["action_mask"].all() and (obs["view"] == -3).sum() == 1  # any action: a no-op
     obs, r, term, _, info = env.step(0)
     assert term and r == 0.0 and info["detonated"] == 1 and info["moves"] == 1
     row = fastsweep.run(agent_for(False), (4, 5), mines=8, rules="classic",
@@ -274,7 +274,7 @@ def test_action_masks():
     obs, info = env.reset(seed=0)
     for _ in range(40):
         hidden = (obs["view"].ravel() == -1).astype(np.int8)
-        if obs["action_mask"].any():
+        if not obs["action_mask"].all():  # (a game in play: its opening is revealed)
             assert np.array_equal(obs["action_mask"], np.concatenate([hidden, hidden]))
             a = env.action_space.sample()  # a legal action
             assert obs["action_mask"][a] == 1
@@ -285,7 +285,7 @@ def test_action_masks():
     obs, _ = envs.reset(seed=0)
     for _ in range(30):
         hidden = (obs["view"].reshape(4, -1) == -1).astype(np.int8)
-        playing = obs["action_mask"].any(axis=1)
+        playing = ~obs["action_mask"].all(axis=1)
         assert np.array_equal(obs["action_mask"][playing], hidden[playing])
         obs, *_ = envs.step(fg.random_actions(obs["action_mask"], rng))
 
@@ -338,7 +338,7 @@ def test_rewards():
     rewards = [env.step(c)[1] for c in safe]
     assert rewards == [1.0] * (len(safe) - 1) + [11.0]
     assert fg.REWARDS == {"reveal": 1.0, "mine": -1.0, "flag": 0.0, "wrong_flag": 0.0,
-                          "win": 0.0}
+                          "win": 0.0, "illegal": -1.0}
 
 
 def test_vector_rewards_match_single_env():
