@@ -278,6 +278,33 @@ def test_vector_illegal_actions():
     assert envs.unwrapped._infos[2, 0] == moves[2]
 
 
+def test_a_learner_writing_its_mask_buffer_cannot_replay_a_taken_cell():
+    """With copy=False the learner holds the env's own mask buffer: ones written into it
+    do not make a revealed cell legal again (no reveal reward, nothing played): legality
+    is judged on the engine's state."""
+    for mode in ("raise", "ignore"):
+        envs = make_vec(2, illegal_action=mode, copy=False, size=(4, 5), mines=3,
+                        rules="classic")
+        obs, _ = envs.reset(seed=0)
+        taken = int(np.flatnonzero(obs["view"][0].ravel() != -1)[0])
+        obs["action_mask"][:] = 1  # the env's own buffer
+        a = np.array([taken, int(np.flatnonzero(obs["view"][1].ravel() == -1)[0])])
+        moves = envs.unwrapped._infos[:, 0].copy()
+        if mode == "raise":
+            with pytest.raises(ValueError, match="env 0"):
+                envs.step(a)
+            continue
+        _, r, _, _, info = envs.step(a)
+        assert info["illegal"][0] and r[0] == -1.0, (info, r)
+        assert envs.unwrapped._infos[0, 0] == moves[0]
+    env = fg.MinesweeperEnv(size=(4, 5), mines=3, rules="classic", illegal_action="ignore")
+    obs, _ = env.reset(seed=0)
+    taken = int(np.flatnonzero(obs["view"].ravel() != -1)[0])
+    env._mask[:] = 1  # (the single env copies its mask out; its own buffer, written)
+    _, r, _, _, info = env.step(taken)
+    assert info.get("illegal") and r == -1.0
+
+
 # ---------------------------------------------------------------- level ids
 @pytest.mark.parametrize("id,kw", [(i, {}) for i in fg.LEVELS] + [
     (ID, dict(size=(5, 6), mines=4, open_zeros=True, flags=True, illegal_action="ignore")),

@@ -30,9 +30,10 @@ from ..engine.game import (
     summarize,
 )
 from ..engine.layout import (
-    C_DET, C_OFF, C_ORDER, C_P, C_QLEN, C_W2, C_WORDS, C_WRONG_FLAG, F_PLANE, FIRE_SIZE, K,
+    C_DET, C_OFF, C_ORDER, C_P, C_QLEN, C_W2, C_WORDS, C_WRONG_FLAG, F_PLANE, FIRE_SIZE, HIDDEN, K,
     NB_FIRE_BITS, NB_ML, NB_NOTREV, NB_SL,
 )
+from ..engine.env import ncells, status
 from ..jit import njit
 from .user import (
     ERR_CELL, ERR_TAKEN, I_GAME, I_W, MOVE_FLAG, MOVE_SAFE, MOVE_UNIT, STEP_GOING, STEP_OVER,
@@ -127,12 +128,14 @@ def start_game(S, params, layout, scratch, game, view, info, order, mask, open0,
 
 
 @njit(cache=True, inline="always")
-def action_error(mask, action):
-    """0 if ``action`` is legal, else ERR_CELL (out of range) or ERR_TAKEN (masked out:
-    its cell is not hidden, or the game is over)."""
+def action_error(S, mask, action):
+    """0 if ``action`` is legal, else ERR_CELL (out of range) or ERR_TAKEN (its cell is
+    not hidden). Judged on the engine's state ``S``, not on the mask: with ``copy=False``
+    the learner holds the mask buffer and can write ones into it."""
     if action < 0 or action >= mask.shape[0]:
         return ERR_CELL
-    if mask[action] == 0:
+    n = ncells(S)
+    if status(S, action - n if action >= n else action) != HIDDEN:
         return ERR_TAKEN
     return 0
 
@@ -169,7 +172,7 @@ def play_action(S, view, info, mask, action, rewards, classic, open0, stack):
 def step_one(S, view, info, mask, action, rewards, classic, open0, stack, out):
     """One env's step: (code, reward). Code STEP_GOING / STEP_OVER (the game's results
     then in ``out[0]``, ``game.OUT_*``), or ERR_CELL / ERR_TAKEN (nothing played)."""
-    e = action_error(mask, action)
+    e = action_error(S, mask, action)
     if e != 0:
         return e, 0.0
     st, r = play_action(S, view, info, mask, action, rewards, classic, open0, stack)
@@ -327,7 +330,7 @@ def vec_step(SS, params, layout, scratch, slots, actions, rewards, settings, res
         illegal[b] = False
         if status[b] == SLOT_PLAYING:
             a = actions[b]
-            e = action_error(masks[b], a)
+            e = action_error(SS[b], masks[b], a)
             if e != 0:
                 if e == ERR_CELL or mode == ILLEGAL_RAISE:
                     return b
