@@ -49,7 +49,7 @@ def _from_obs(view, mines, likelihood):
         view = np.where(view == -3, -2, np.where(blank, 0, view)).astype(np.int8)
         if blank.any():
             rows = (np.full(view.shape + (9,), np.nan) if likelihood is None
-                    else _float_rows(likelihood).copy())
+                    else _likelihood_array(likelihood, view.shape))
             rows[blank] = 1.0
             likelihood = rows
     return view, mines, likelihood
@@ -168,14 +168,21 @@ def _raise_status(status, mines, approx, stacklevel, quality=(0, 0.0, 0.0)):
                       ApproximationWarning, stacklevel=stacklevel + 1)
 
 
-def _float_rows(likelihood):
-    """``likelihood`` as a float64 array; numpy's own error ("could not convert string to
-    float") would not say which argument was wrong."""
+def _likelihood_array(likelihood, shape):
+    """``likelihood`` as a new float64 array of shape ``shape + (9,)`` (``shape``: the
+    view's), or a ValueError naming the argument and the shape it needs (numpy's own
+    errors would not say which argument was wrong)."""
+    need = tuple(shape) + (9,)
     try:
-        return np.asarray(likelihood, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"likelihood: expected an array of numbers (a row of 9 per cell, NaN "
-                         f"for a hard clue), got {likelihood!r:.60}") from None
+        L = np.array(likelihood, dtype=np.float64)
+    except (ValueError, TypeError):
+        raise ValueError(f"likelihood: expected a float array of shape {need} (a row of 9 "
+                         f"numbers >= 0 per cell, NaN for a hard clue), got "
+                         f"{type(likelihood).__name__} {likelihood!r:.60}") from None
+    if L.shape != need:
+        raise ValueError(f"likelihood: expected shape {need} (a row of 9 values per cell, "
+                         f"NaN for a hard clue), got {L.shape}")
+    return L
 
 
 def _soft(view, likelihood):
@@ -189,15 +196,7 @@ def _soft(view, likelihood):
     maxima, is added back to the log weight (``info["log_weight"]``)."""
     if likelihood is None:
         return view, np.zeros((0, 9), np.float64), 0.0
-    try:
-        L = np.array(likelihood, dtype=np.float64)
-    except (ValueError, TypeError):
-        raise ValueError(f"likelihood: expected a float array of shape {view.shape + (9,)} "
-                         f"(a row of 9 numbers >= 0 per cell, NaN for a hard clue), got "
-                         f"{type(likelihood).__name__} {likelihood!r:.60}") from None
-    if L.shape != view.shape + (9,):
-        raise ValueError(f"likelihood: expected shape {view.shape + (9,)} (a row of 9 "
-                         f"values per cell, NaN for a hard clue), got {L.shape}")
+    L = _likelihood_array(likelihood, view.shape)
     nan = np.isnan(L)
     soft = ~nan.all(axis=2)
     bad = (nan.any(axis=2) & soft) | (soft & (~np.isfinite(L) | (L < 0)).any(axis=2))
