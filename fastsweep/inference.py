@@ -13,6 +13,7 @@ import numpy as np
 
 from .agents import counted
 from .config import MAX_CELLS, check_flag
+from .kernels.inference import clues as kcl
 from .kernels.inference import count as kc
 from .kernels.inference import results as kr
 from .kernels.engine import env as ke
@@ -98,24 +99,33 @@ def _state(view, mines):
         raise ValueError(f"view: value {view[r, c]} at ({r},{c}) is not -2 (known mine), "
                          "-1 (hidden) or a clue 0..8")
     S = ke.new_state(h, w)
-    code, cell, nknown, nhid = _fill_state(np.ascontiguousarray(view, dtype=np.int8), S)
+    _fill_state(np.ascontiguousarray(view, dtype=np.int8), S)  # (its check: _check_state's)
+    _check_state(S, w, mines)
+    S[ke.ncells(S), kl.C_KMINES] = -1 if mines is None else int(mines)
+    return S
+
+
+def _check_state(S, width, mines, what="view", hint=""):
+    """The checks of a state before it is counted (a view typed in, or a user agent's
+    knowledge, ``what``): each clue on its own against its neighbours, then ``mines``
+    against the known mines and hidden cells. A ValueError names the clue or the total;
+    ``hint`` ends its message."""
+    code, cell, nknown, nhid = kcl.clue_problem(S)
     if code:
-        r, c = divmod(int(cell), w)
-        raise ValueError(f"view is inconsistent: clue {view[r, c]} at ({r},{c}) "
+        r, c = divmod(int(cell), width)
+        raise ValueError(f"{what} is inconsistent: clue {ke.clue(S, cell)} at ({r},{c}) "
                          f"{_PROBLEMS[code]} ({counted(ke.nb_mines(S, cell), 'known mine')}, "
-                         f"{counted(ke.nb_hidden(S, cell), 'hidden neighbour')})")
+                         f"{counted(ke.nb_hidden(S, cell), 'hidden neighbour')}){hint}")
     if mines is not None:
         if not isinstance(mines, numbers.Integral) or isinstance(mines, bool):
             raise ValueError(f"mines: expected an integer or None, got {mines!r}")
         if mines < nknown:
-            raise ValueError(f"view is inconsistent with mines={mines}: it already shows "
-                             f"{counted(nknown, 'known mine')}")
+            raise ValueError(f"{what} is inconsistent with mines={mines}: it already shows "
+                             f"{counted(nknown, 'known mine')}{hint}")
         if mines > nknown + nhid:
-            raise ValueError(f"view is inconsistent with mines={mines}: only "
+            raise ValueError(f"{what} is inconsistent with mines={mines}: only "
                              f"{counted(nknown, 'known mine')} and "
-                             f"{counted(nhid, 'hidden cell')}")
-    S[ke.ncells(S), kl.C_KMINES] = -1 if mines is None else int(mines)
-    return S
+                             f"{counted(nhid, 'hidden cell')}{hint}")
 
 
 _METHODS = {"auto": 0, "path": 1, "tree": 2}  # count.METHOD_*
@@ -150,12 +160,19 @@ def _memory(shape, budget):
             "sampled probabilities); try a smaller budget or a smaller view") from None
 
 
-def _raise_status(status, mines, approx, stacklevel, quality=(0, 0.0, 0.0)):
+def _refuse(status, mines, what="view", hint=""):
+    """The ValueError of an analysis that found no layout (status ST_CLUES / ST_TOTAL) of
+    a view or a user agent's knowledge (``what``); ``hint`` ends its message."""
     if status == kc.ST_CLUES:
-        raise ValueError("view is inconsistent: no mine layout agrees with all the clues")
+        raise ValueError(f"{what} is inconsistent: no mine layout agrees with all the "
+                         f"clues{hint}")
     if status == kc.ST_TOTAL:
-        raise ValueError(f"view is inconsistent with mines={mines}: no layout that agrees "
-                         "with the clues has that many mines")
+        raise ValueError(f"{what} is inconsistent with mines={mines}: no layout that agrees "
+                         f"with the clues has that many mines{hint}")
+
+
+def _raise_status(status, mines, approx, stacklevel, quality=(0, 0.0, 0.0)):
+    _refuse(status, mines)
     if approx:
         undecided, se, ess = quality
         how = ("deduction there is complete (by search)" if not undecided else
