@@ -1,6 +1,7 @@
 """A user agent's knowledge (``obs.knowledge``) against a fresh analysis of its view
 (``fastsweep.mine_probabilities`` / ``deduce`` on the observation), issue 57, part 1:
 
+* its methods check their arguments as the public functions do (one checking path);
 * it refuses every position the fresh analysis refuses, with the same message, and
   answers the same elsewhere: seeded games under every noise model, with wrong flags,
   moved by the fresh analysis (so a fault of the knowledge cannot steer the walk away
@@ -29,6 +30,50 @@ def _error(f, *args, **kw):
     except ValueError as e:
         return str(e)
     return None
+
+
+BAD_PRIORS = [1.5, -0.5, float("nan"), 0.0, 1.0, "x", None, True, np.inf]
+BAD_BUDGETS = [-1, 2**25, 10**30, 1.5, "x", None, True, 2**24 + 1]
+
+
+def _check_arguments(obs):
+    k = obs.knowledge
+    for prior in BAD_PRIORS:
+        want = _error(fastsweep.mine_probabilities, obs, prior=prior)
+        assert want is not None and want.startswith("prior: "), prior
+        assert _error(k.mine_probabilities, prior=prior) == want, prior
+        assert _error(k.mine_probabilities, prior) == want, prior
+    for budget in BAD_BUDGETS:
+        want = _error(fastsweep.mine_probabilities, obs, budget=budget)
+        assert want is not None and want.startswith("budget: "), budget
+        assert _error(k.mine_probabilities, budget=budget) == want, budget
+        assert _error(fastsweep.deduce, obs, budget=budget) == want, budget
+        assert _error(k.deduce, budget=budget) == want, budget
+        assert _error(k.deduce, budget) == want, budget
+    # what is allowed still answers, as the public functions do
+    for prior, budget in [(0.3, 0), (np.float32(0.7), 10**4), (0.5, 2**24),
+                          (1e-9, np.int64(5000))]:
+        p = k.mine_probabilities(prior=prior, budget=budget)
+        assert np.allclose(p, fastsweep.mine_probabilities(obs, prior=prior, budget=budget),
+                           atol=1e-12, rtol=0)
+    safe, mine = k.deduce(budget=np.int32(10**4))
+    s2, m2 = fastsweep.deduce(obs, budget=10**4)
+    assert (safe == s2).all() and (mine == m2).all()
+
+
+@pytest.mark.parametrize("mine_count", [False, True])
+def test_the_knowledge_checks_its_arguments_as_the_inference_api(mine_count):
+    checked = []
+
+    def agent(obs):
+        if obs.move == 3:
+            _check_arguments(obs)
+            checked.append(obs.game)
+        return next(divmod(int(c), obs.view.shape[1]) for c in obs.order
+                    if obs.view.flat[c] == -1)
+
+    fastsweep.run(agent, (5, 6), mines=5, games=3, seed=2, mine_count=mine_count)
+    assert checked
 
 
 def _knowledge(h, w, mines, log):

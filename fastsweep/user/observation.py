@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..inference import _check_state, _memory, _refuse
+from ..inference import _check_args, _check_state, _memory, _refuse
 from ..kernels.agents import user as ku
 from ..kernels.engine import env as ke
 from ..kernels.engine import layout as kl
@@ -149,8 +149,9 @@ class Knowledge:
         self._seen = len(log)
 
     def _analyse(self, prior, budget, want_prob):
-        # the clues and the total checked as fastsweep.mine_probabilities checks them
-        # (the counting sees only the clues with hidden neighbours)
+        # the arguments, the clues and the total checked as fastsweep.mine_probabilities
+        # checks them (the counting sees only the clues with hidden neighbours)
+        _check_args(prior, budget, "auto")
         self._sync()
         mines = self._game.info.mines
         _check_state(self._S, self.shape[1], mines, "knowledge", _HINT)
@@ -167,7 +168,7 @@ class Knowledge:
 
     def deduce(self, budget: int = 0):
         """(safe, mine): bool (H, W) arrays of the hidden cells certainly safe / mines.
-        Errors as in ``fastsweep.deduce``: a ValueError when no layout
+        Arguments and errors as in ``fastsweep.deduce``: a ValueError when no layout
         agrees with what the game showed (a noisy sensor's clues, a flag on a safe
         cell)."""
         _, ded = self._analyse(0.5, budget, False)
@@ -175,6 +176,6 @@ class Knowledge:
 
     def mine_probabilities(self, prior: float = 0.5, budget: int = 0) -> np.ndarray:
         """Exact mine probability of each cell (float64 (H, W)): with the mine total if
-        the agent is told it, else under the per-cell ``prior``. Errors as in
-        ``fastsweep.mine_probabilities``."""
+        the agent is told it, else under the per-cell ``prior``. Arguments and errors as
+        in ``fastsweep.mine_probabilities``."""
         return self._analyse(prior, budget, True)[0]
