@@ -13,6 +13,7 @@ import numpy as np
 
 from .agents import counted
 from .config import MAX_CELLS, check_flag
+from .option_checks import check_budget, check_prior
 from .kernels.inference import clues as kcl
 from .kernels.inference import count as kc
 from .kernels.inference import results as kr
@@ -132,16 +133,13 @@ _METHODS = {"auto": 0, "path": 1, "tree": 2}  # count.METHOD_*
 
 
 def _check_args(prior, budget, method):
+    """The arguments' checks of the public functions and of a user agent's knowledge (the
+    option table's own for prior and budget)."""
     if method not in _METHODS:
         raise ValueError(f"method: must be one of {', '.join(map(repr, _METHODS))}, "
                          f"got {method!r}")
-    if (not isinstance(prior, numbers.Real) or isinstance(prior, bool)
-            or not 0.0 < float(prior) < 1.0):
-        raise ValueError(f"prior: must be a number strictly between 0 and 1, got {prior!r}")
-    if (not isinstance(budget, numbers.Integral) or isinstance(budget, bool)
-            or not 0 <= budget <= kc.MAX_BUDGET):
-        raise ValueError(f"budget: must be an integer in [0, 2**24] (0 = default; memory "
-                         f"grows with it), got {budget!r}")
+    check_prior(prior, None)
+    check_budget(budget, None)
 
 
 @contextlib.contextmanager
