@@ -13,6 +13,8 @@ import numpy as np
 
 from .agents import counted
 from .config import MAX_CELLS, check_flag
+from .option_checks import check_budget, check_prior
+from .kernels.inference import clues as kcl
 from .kernels.inference import count as kc
 from .kernels.inference import results as kr
 from .kernels.engine import env as ke
@@ -49,7 +51,7 @@ def _from_obs(view, mines, likelihood):
         view = np.where(view == -3, -2, np.where(blank, 0, view)).astype(np.int8)
         if blank.any():
             rows = (np.full(view.shape + (9,), np.nan) if likelihood is None
-                    else _float_rows(likelihood).copy())
+                    else _likelihood_array(likelihood, view.shape))
             rows[blank] = 1.0
             likelihood = rows
     return view, mines, likelihood
@@ -98,40 +100,46 @@ def _state(view, mines):
         raise ValueError(f"view: value {view[r, c]} at ({r},{c}) is not -2 (known mine), "
                          "-1 (hidden) or a clue 0..8")
     S = ke.new_state(h, w)
-    code, cell, nknown, nhid = _fill_state(np.ascontiguousarray(view, dtype=np.int8), S)
+    _fill_state(np.ascontiguousarray(view, dtype=np.int8), S)  # (its check: _check_state's)
+    _check_state(S, w, mines)
+    S[ke.ncells(S), kl.C_KMINES] = -1 if mines is None else int(mines)
+    return S
+
+
+def _check_state(S, width, mines, what="view", hint=""):
+    """The checks of a state before it is counted (a view typed in, or a user agent's
+    knowledge, ``what``): each clue on its own against its neighbours, then ``mines``
+    against the known mines and hidden cells. A ValueError names the clue or the total;
+    ``hint`` ends its message."""
+    code, cell, nknown, nhid = kcl.clue_problem(S)
     if code:
-        r, c = divmod(int(cell), w)
-        raise ValueError(f"view is inconsistent: clue {view[r, c]} at ({r},{c}) "
+        r, c = divmod(int(cell), width)
+        raise ValueError(f"{what} is inconsistent: clue {ke.clue(S, cell)} at ({r},{c}) "
                          f"{_PROBLEMS[code]} ({counted(ke.nb_mines(S, cell), 'known mine')}, "
-                         f"{counted(ke.nb_hidden(S, cell), 'hidden neighbour')})")
+                         f"{counted(ke.nb_hidden(S, cell), 'hidden neighbour')}){hint}")
     if mines is not None:
         if not isinstance(mines, numbers.Integral) or isinstance(mines, bool):
             raise ValueError(f"mines: expected an integer or None, got {mines!r}")
         if mines < nknown:
-            raise ValueError(f"view is inconsistent with mines={mines}: it already shows "
-                             f"{counted(nknown, 'known mine')}")
+            raise ValueError(f"{what} is inconsistent with mines={mines}: it already shows "
+                             f"{counted(nknown, 'known mine')}{hint}")
         if mines > nknown + nhid:
-            raise ValueError(f"view is inconsistent with mines={mines}: only "
+            raise ValueError(f"{what} is inconsistent with mines={mines}: only "
                              f"{counted(nknown, 'known mine')} and "
-                             f"{counted(nhid, 'hidden cell')}")
-    S[ke.ncells(S), kl.C_KMINES] = -1 if mines is None else int(mines)
-    return S
+                             f"{counted(nhid, 'hidden cell')}{hint}")
 
 
 _METHODS = {"auto": 0, "path": 1, "tree": 2}  # count.METHOD_*
 
 
 def _check_args(prior, budget, method):
+    """The arguments' checks of the public functions and of a user agent's knowledge (the
+    option table's own for prior and budget)."""
     if method not in _METHODS:
         raise ValueError(f"method: must be one of {', '.join(map(repr, _METHODS))}, "
                          f"got {method!r}")
-    if (not isinstance(prior, numbers.Real) or isinstance(prior, bool)
-            or not 0.0 < float(prior) < 1.0):
-        raise ValueError(f"prior: must be a number strictly between 0 and 1, got {prior!r}")
-    if (not isinstance(budget, numbers.Integral) or isinstance(budget, bool)
-            or not 0 <= budget <= kc.MAX_BUDGET):
-        raise ValueError(f"budget: must be an integer in [0, 2**24] (0 = default; memory "
-                         f"grows with it), got {budget!r}")
+    check_prior(prior, None)
+    check_budget(budget, None)
 
 
 @contextlib.contextmanager
@@ -150,12 +158,19 @@ def _memory(shape, budget):
             "sampled probabilities); try a smaller budget or a smaller view") from None
 
 
-def _raise_status(status, mines, approx, stacklevel, quality=(0, 0.0, 0.0)):
+def _refuse(status, mines, what="view", hint=""):
+    """The ValueError of an analysis that found no layout (status ST_CLUES / ST_TOTAL) of
+    a view or a user agent's knowledge (``what``); ``hint`` ends its message."""
     if status == kc.ST_CLUES:
-        raise ValueError("view is inconsistent: no mine layout agrees with all the clues")
+        raise ValueError(f"{what} is inconsistent: no mine layout agrees with all the "
+                         f"clues{hint}")
     if status == kc.ST_TOTAL:
-        raise ValueError(f"view is inconsistent with mines={mines}: no layout that agrees "
-                         "with the clues has that many mines")
+        raise ValueError(f"{what} is inconsistent with mines={mines}: no layout that agrees "
+                         f"with the clues has that many mines{hint}")
+
+
+def _raise_status(status, mines, approx, stacklevel, quality=(0, 0.0, 0.0)):
+    _refuse(status, mines)
     if approx:
         undecided, se, ess = quality
         how = ("deduction there is complete (by search)" if not undecided else
@@ -168,14 +183,21 @@ def _raise_status(status, mines, approx, stacklevel, quality=(0, 0.0, 0.0)):
                       ApproximationWarning, stacklevel=stacklevel + 1)
 
 
-def _float_rows(likelihood):
-    """``likelihood`` as a float64 array; numpy's own error ("could not convert string to
-    float") would not say which argument was wrong."""
+def _likelihood_array(likelihood, shape):
+    """``likelihood`` as a new float64 array of shape ``shape + (9,)`` (``shape``: the
+    view's), or a ValueError naming the argument and the shape it needs (numpy's own
+    errors would not say which argument was wrong)."""
+    need = tuple(shape) + (9,)
     try:
-        return np.asarray(likelihood, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"likelihood: expected an array of numbers (a row of 9 per cell, NaN "
-                         f"for a hard clue), got {likelihood!r:.60}") from None
+        L = np.array(likelihood, dtype=np.float64)
+    except (ValueError, TypeError):
+        raise ValueError(f"likelihood: expected a float array of shape {need} (a row of 9 "
+                         f"numbers >= 0 per cell, NaN for a hard clue), got "
+                         f"{type(likelihood).__name__} {likelihood!r:.60}") from None
+    if L.shape != need:
+        raise ValueError(f"likelihood: expected shape {need} (a row of 9 values per cell, "
+                         f"NaN for a hard clue), got {L.shape}")
+    return L
 
 
 def _soft(view, likelihood):
@@ -189,15 +211,7 @@ def _soft(view, likelihood):
     maxima, is added back to the log weight (``info["log_weight"]``)."""
     if likelihood is None:
         return view, np.zeros((0, 9), np.float64), 0.0
-    try:
-        L = np.array(likelihood, dtype=np.float64)
-    except (ValueError, TypeError):
-        raise ValueError(f"likelihood: expected a float array of shape {view.shape + (9,)} "
-                         f"(a row of 9 numbers >= 0 per cell, NaN for a hard clue), got "
-                         f"{type(likelihood).__name__} {likelihood!r:.60}") from None
-    if L.shape != view.shape + (9,):
-        raise ValueError(f"likelihood: expected shape {view.shape + (9,)} (a row of 9 "
-                         f"values per cell, NaN for a hard clue), got {L.shape}")
+    L = _likelihood_array(likelihood, view.shape)
     nan = np.isnan(L)
     soft = ~nan.all(axis=2)
     bad = (nan.any(axis=2) & soft) | (soft & (~np.isfinite(L) | (L < 0)).any(axis=2))

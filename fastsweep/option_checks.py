@@ -61,6 +61,7 @@ def check_mine_count(v, c):
     return bool(v)
 
 
+# (check_prior and check_budget also check the inference API's arguments: ``c`` unused)
 def check_prior(v, c):
     if not isinstance(v, numbers.Real) or math.isnan(v) or not 0.0 < v < 1.0:
         raise ValueError(f"prior: must be a number strictly between 0 and 1, got {v!r}")
@@ -69,7 +70,7 @@ def check_prior(v, c):
 
 def check_budget(v, c):
     if not _is_int(v) or not 0 <= v <= MAX_BUDGET:
-        raise ValueError(f"budget: must be an integer in [0, 2**24] (0 = the agent's default; "
+        raise ValueError(f"budget: must be an integer in [0, 2**24] (0 = the default, 2**20; "
                          f"memory grows with it), got {v!r}")
     return int(v)
 

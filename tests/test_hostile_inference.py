@@ -12,6 +12,7 @@ brute force of naive.py.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import warnings
@@ -203,6 +204,19 @@ def test_bad_soft_rows_are_refused_naming_the_cell(bad, what):
 def test_non_numeric_likelihood_names_the_argument():
     with pytest.raises(ValueError, match="likelihood: expected a float array"):
         fastsweep.mine_probabilities(VIEW, likelihood="abc")
+
+
+@pytest.mark.parametrize("shape", [(2, 2, 9), (2, 3, 8), (1, 1), (3, 2, 9)])
+def test_a_likelihood_of_the_wrong_shape_beside_a_blank_names_its_shape(shape):
+    # (a blank, -4, fills its row of the likelihood: that indexing raised an IndexError)
+    view = np.array([[-4, -1, -1], [1, -1, -1]], np.int8)
+    for f in (fastsweep.mine_probabilities, fastsweep.deduce, fastsweep.outcome_probabilities):
+        with pytest.raises(ValueError, match=r"^likelihood: expected shape \(2, 3, 9\) .*, "
+                                             + re.escape(f"got {shape}") + "$"):
+            f(view, likelihood=np.ones(shape))
+    with pytest.raises(ValueError, match=r"^likelihood: expected a float array of shape "
+                                         r"\(2, 3, 9\)"):
+        fastsweep.mine_probabilities(view, likelihood="abc")
 
 
 # --- huge views under a memory cap -------------------------------------------------------

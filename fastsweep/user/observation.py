@@ -10,6 +10,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..inference import _check_args, _check_state, _memory, _refuse
 from ..kernels.agents import user as ku
 from ..kernels.engine import env as ke
 from ..kernels.engine import layout as kl
@@ -18,6 +19,9 @@ from ..kernels.inference import results as kr
 
 RULES = ("keep-going", "classic")
 FIRST_CLICK = ("any", "safe", "zero")
+# (the end of the knowledge's errors: what can make it inconsistent)
+_HINT = ("; the clues of a noisy sensor are not exact (fastsweep.mine_probabilities(obs, "
+         "likelihood=...) weighs them) and a flag counts as a mine")
 
 
 class GameInfo(NamedTuple):
@@ -145,26 +149,33 @@ class Knowledge:
         self._seen = len(log)
 
     def _analyse(self, prior, budget, want_prob):
+        # the arguments, the clues and the total checked as fastsweep.mine_probabilities
+        # checks them (the counting sees only the clues with hidden neighbours)
+        _check_args(prior, budget, "auto")
         self._sync()
+        mines = self._game.info.mines
+        _check_state(self._S, self.shape[1], mines, "knowledge", _HINT)
         n = self.shape[0] * self.shape[1]
         prob = np.zeros(n, np.float64)
         ded = np.zeros(n, np.int8)
-        q = kc.Query(self._game.info.mines is not None, float(prior), int(budget), want_prob,
+        q = kc.Query(mines is not None, float(prior), int(budget), want_prob,
                      0, np.zeros((0, 9), np.float64))
-        status, approx, _, _ = kr.cell_results(self._S, q, prob, ded)
-        if status != kc.ST_OK:
-            raise ValueError("knowledge: no mine layout agrees with the clues shown (under a "
-                             "noisy sensor the clues are not exact; see likelihood= in "
-                             "fastsweep.mine_probabilities)")
+        with _memory(self.shape, budget):
+            status, approx, _, _ = kr.cell_results(self._S, q, prob, ded)
+        _refuse(status, mines, "knowledge", _HINT)
         self.approx_steps = int(approx)
         return prob.reshape(self.shape), ded.reshape(self.shape)
 
     def deduce(self, budget: int = 0):
-        """(safe, mine): bool (H, W) arrays of the hidden cells certainly safe / mines."""
+        """(safe, mine): bool (H, W) arrays of the hidden cells certainly safe / mines.
+        Arguments and errors as in ``fastsweep.deduce``: a ValueError when no layout
+        agrees with what the game showed (a noisy sensor's clues, a flag on a safe
+        cell)."""
         _, ded = self._analyse(0.5, budget, False)
         return ded == 1, ded == 2
 
     def mine_probabilities(self, prior: float = 0.5, budget: int = 0) -> np.ndarray:
         """Exact mine probability of each cell (float64 (H, W)): with the mine total if
-        the agent is told it, else under the per-cell ``prior``."""
+        the agent is told it, else under the per-cell ``prior``. Arguments and errors as
+        in ``fastsweep.mine_probabilities``."""
         return self._analyse(prior, budget, True)[0]
