@@ -124,6 +124,9 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
     if unknown:
         raise TypeError(f"{unknown[0]}: not an option of a sweep; its single-valued options: "
                         f"{', '.join(sorted(single))}")
+    if out is not None:
+        out = folder_arg(out, "out")
+        _say_imports(agents, out)
     params, boards = _resolve(agents, sizes, densities, mines, rules, mine_count, games, ci,
                               min_games, max_games, seed, chunk_games, **options)
     check_reads(params["agents"], options)  # an option no agent of the sweep reads
@@ -147,8 +150,6 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
             raise ValueError(f"scheduler: expected an address like tcp://HOST:PORT, got "
                              f"{scheduler!r}")
     quiet, per_game = check_flag(quiet, "quiet"), check_flag(per_game, "per_game")
-    if out is not None:
-        out = folder_arg(out, "out")
     if per_game and out is None:
         raise ValueError("per_game: needs an output folder (out=...)")
     if isinstance(fresh, str):
@@ -180,6 +181,27 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
     finally:
         if ex is not None:
             ex.close()
+
+
+def _say_imports(agents, out):
+    """Before a run on an existing folder imports users' agents named by import path, say
+    which code it imports (one line on stderr): a folder received from someone else, and
+    the command that grows it, name code that importing runs."""
+    import sys
+
+    from ..agents import AGENTS, USER_AGENTS
+    from ..user.resolve import import_target
+
+    if not os.path.exists(os.path.join(out, "params.json")):
+        return
+    names = agents.split(",") if isinstance(agents, str) else (
+        agents if isinstance(agents, (list, tuple)) else [])
+    paths = [a for a in names if isinstance(a, str) and ":" in a and a not in AGENTS
+             and a not in USER_AGENTS]  # (registered ones are imported already)
+    if paths:
+        print(f"sweep: {out} holds a sweep; importing your agents' code to play them: "
+              + "; ".join(f"{a} from {import_target(a)}" for a in paths),
+              file=sys.stderr, flush=True)
 
 
 class _Terminated(KeyboardInterrupt):

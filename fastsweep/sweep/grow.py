@@ -17,7 +17,9 @@ from .grid import member_name, with_defaults
 from .integrity import FIXED_LATER, options_taken
 
 PRECISION = ("games", "ci", "min_games", "max_games")  # free: the stopping rule only
-META = ("format", "ci_method", "agents")  # descriptive (agents: derived from members)
+# descriptive (agents: derived from members; own_agents: each user agent's code, checked
+# by _check_own_agents, so that a folder grows by a user's agent as by a built-in one)
+META = ("format", "ci_method", "agents", "own_agents")
 AXES = ("members", "sizes", "densities", "mines", "rules")
 
 
@@ -45,8 +47,14 @@ def keep_ignored(stored: dict, params: dict) -> dict:
     500
     """
     stored = with_defaults(stored)
-    taken = options_taken({a for p in (stored, params) for a, _ in p.get("members") or []})
+    taken = options_taken({a for p in (stored, params) for a, _ in p.get("members") or []},
+                          _own(stored, params))
     return dict(params, **{k: stored[k] for k in FIXED_LATER if k not in taken and k in stored})
+
+
+def _own(*ps) -> set:
+    """The users' agents named in ``own_agents`` of any of ``ps``."""
+    return {a for p in ps for a in (p.get("own_agents") or {})}
 
 
 def _check_own_agents(stored, params, path):
@@ -83,7 +91,7 @@ def check_growth(stored: dict, params: dict, path: str) -> bool:
     _check_own_agents(stored, params, path)
     # an option that none of the folder's agents takes did not shape its games (an agent
     # added now plays new records, whose digests carry this run's value)
-    taken = options_taken({a for a, _ in stored.get("members") or []})
+    taken = options_taken({a for a, _ in stored.get("members") or []}, _own(stored, params))
     keys = sorted(k for k in set(fixed_keys(stored)) | set(fixed_keys(params))
                   if k not in FIXED_LATER or k in taken)
     diff = [k for k in keys if stored.get(k) != params.get(k)]

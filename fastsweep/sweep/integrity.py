@@ -24,7 +24,7 @@ import json
 import math
 import warnings
 
-from ..agents import agent_info, is_agent
+from ..agents import AGENTS, agent_info, is_agent
 from ..options import OPTIONS, ORIGINAL
 
 # a folder's format (params.json): 4, record digests cover their numbers; 3, their
@@ -50,16 +50,20 @@ def _member(label):
 GAME_OPTIONS = ("noise",)
 
 
-def options_taken(agents) -> set:
+def options_taken(agents, own=()) -> set:
     """The later options (``FIXED_LATER``) that shape the games of ``agents``: the game's
     own and those any of them takes; the others cannot change their games (an unknown
-    agent, from a newer version, takes them all: safe).
+    agent, from a newer version, takes them all: safe). ``own``: the users' agents of the
+    folder (``own_agents``), which take the game's options only, registered in this
+    process or not (a folder is read without its agents' code).
 
     >>> sorted(options_taken(["probability", "risk"]))
     ['flag_threshold', 'noise', 'noise_aware', 'risk_rules']
     """
     out = set(GAME_OPTIONS)
     for a in agents:
+        if a in own and a not in AGENTS:
+            continue
         out |= set(agent_info(a).options) & set(FIXED_LATER) if is_agent(a) else set(FIXED_LATER)
     return out
 
@@ -84,13 +88,13 @@ def record_id(params, rec) -> str:
 def _fixing(params, rec, legacy):
     """The later options and user agents' code digests that fix ``rec``'s games."""
     out = []
+    own = params.get("own_agents") or {}
     taken = (set(FIXED_LATER) if legacy
-             else options_taken(a for a, _ in map(_member, rec.get("m", {}))))
+             else options_taken((a for a, _ in map(_member, rec.get("m", {}))), own))
     later = sorted((k, params[k]) for k, d in FIXED_LATER.items()
                    if k in taken and params.get(k, d) != d)
     if later:
         out.append(later)
-    own = params.get("own_agents") or {}
     code = sorted((a, own[a].get("digest")) for a, _ in map(_member, rec.get("m", {}))
                   if a in own)
     if code:  # a user's agent's games are its code's: the digest of its source

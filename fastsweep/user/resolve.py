@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.machinery
 import importlib.util
 import inspect
 import os
@@ -138,6 +139,37 @@ def load(path: str):
         except Exception as e:
             raise ValueError(f"agent: {path!r}: {attr}() failed: {type(e).__name__}: {e}") from e
     return obj
+
+
+def import_target(path: str) -> str:
+    """Where the code of import path ``path`` lives, found without running any of it: the
+    file of ``"file.py:attr"``, or the module of ``"module:attr"`` and its file (its
+    parent packages are looked up, not imported).
+
+    >>> import_target("examples/basic_python.py:Basic").endswith("basic_python.py")
+    True
+    """
+    where = path.rpartition(":")[0]
+    if where.endswith(".py") or os.sep in where or "/" in where:
+        return os.path.abspath(where)
+    if where in sys.modules:
+        return f"module {where} ({getattr(sys.modules[where], '__file__', None) or 'built in'})"
+    search, origin = None, None
+    parts = where.split(".")
+    for i in range(len(parts)):
+        name = ".".join(parts[:i + 1])
+        mod = sys.modules.get(name)
+        try:
+            spec = (None if mod is not None
+                    else importlib.machinery.PathFinder.find_spec(name, search))
+        except (ImportError, ValueError):
+            spec = None
+        if mod is None and spec is None:
+            return f"module {where} (not found)"
+        origin = getattr(mod, "__file__", None) if mod is not None else spec.origin
+        search = (list(getattr(mod, "__path__", []) or []) if mod is not None
+                  else list(spec.submodule_search_locations or []))
+    return f"module {where} ({origin or 'no file'})"
 
 
 def _load_path(path: str) -> str:
