@@ -190,3 +190,145 @@ def test_a_folder_grows_by_your_agent(tmp_path):
         assert list(json.loads((out / "params.json").read_text())["own_agents"]) == ["careful"]
     finally:
         USER_AGENTS.pop("careful", None)
+
+
+# ---- what decides an agent's moves is digested ------------------------------------------
+
+HELPER2 = '''"""Helpers."""
+def pick(obs):
+    c = next(c for c in obs.order if obs.view.flat[c] == -1)
+    return divmod(int(c), obs.view.shape[1])
+'''
+AGENT2 = '''"""An agent whose moves a helper module decides."""
+import helper2_mod
+
+
+class Picker:
+    def act(self, obs):
+        return helper2_mod.pick(obs)
+'''
+GROW = """
+import sys
+sys.path.insert(0, {where!r})
+import fastsweep
+try:
+    r = fastsweep.sweep([{path!r}, "basic"], out={out!r}, fresh={fresh!r}, **{grid!r})
+    print("reused", r.reused_chunks, "played", r.played_chunks)
+except ValueError as e:
+    print("refused:", e)
+"""
+
+
+def test_a_helper_modules_change_is_refused_and_a_comment_is_not(tmp_path):
+    """The digest covers the agent's module and the user modules it imports, without
+    comments and docstrings; a refusal says what changed and how to start afresh."""
+    (tmp_path / "helper2_mod.py").write_text(HELPER2)
+    (tmp_path / "agent2_mod.py").write_text(AGENT2)
+    path, out = f"{tmp_path / 'agent2_mod.py'}:Picker", tmp_path / "out"
+
+    def grow(fresh=()):
+        return python(GROW.format(where=str(tmp_path), path=path, out=str(out), fresh=fresh,
+                                  grid=GRID), tmp_path).stdout
+    assert "reused 0 played" in grow()
+    code = json.loads((out / "params.json").read_text())["own_agents"][path]["code"]
+    assert sorted(code) == ["agent2_mod.py", "helper2_mod"]
+    # comments, docstrings and blank lines only: the same code, so the folder resumes
+    (tmp_path / "helper2_mod.py").write_text(
+        HELPER2.replace('"""Helpers."""', '"""Helpers, documented."""\n\n# a comment')
+        .replace("    return divmod", "    # the next hidden cell\n    return divmod"))
+    (tmp_path / "agent2_mod.py").write_text(AGENT2.replace("        return", "\n        # pick\n        return"))
+    assert "played 0" in grow()
+    # a change of code in the helper the agent imports: refused, saying how to go on
+    (tmp_path / "helper2_mod.py").write_text(HELPER2.replace("in obs.order", "in obs.order[::-1]"))
+    said = grow()
+    assert (f"refused: out: {out} holds games of your agent {path!r} played by other code"
+            in said and "changed: helper2_mod)" in said), said
+    assert f"play its games afresh with fresh={path!r} (fresh=True: all of your agents " \
+           "whose code changed), restore that code, or choose a new folder" in said
+    assert "played" in grow(fresh=True) and "played 0" in grow()
+    # the same refusal on the command line, in its flags
+    (tmp_path / "helper2_mod.py").write_text(HELPER2)
+    p = cli(["sweep", "--agents", f"{path},basic", "--size", "5", "--mines", "4",
+             "--games", "20", "--mine-count", "no", "--workers", "1", "--quiet",
+             "--out", str(out)], cwd=tmp_path)
+    err = p.stderr.strip().splitlines()[-1]
+    assert p.returncode == 2 and f"play its games afresh with --fresh {path} (--fresh: all" \
+        in err, p.stderr
+    p = cli(["sweep", "--agents", f"{path},basic", "--size", "5", "--mines", "4",
+             "--games", "20", "--mine-count", "no", "--workers", "1", "--quiet",
+             "--out", str(out), "--fresh"], cwd=tmp_path)
+    assert p.returncode == 0 and "chunk(s) reused" in p.stdout, p.stderr
+
+
+SCRIPT = '''import sys
+import fastsweep
+import helper2_mod
+
+STEP = 1
+
+
+class Mine:
+    def act(self, obs):
+        return helper2_mod.pick(obs)
+
+
+r = fastsweep.sweep([Mine(), "basic"], 5, mines=[4], games=GAMES, mine_count=[False],
+                    workers=1, quiet=True, out=sys.argv[1])
+print("played", r.played_chunks)
+'''
+
+
+def test_an_agent_of_the_running_script_counts_by_its_own_code(tmp_path):
+    """An agent defined in the script that runs the sweep (``__main__``) counts by its
+    own code and what it names, not by the whole script: the script's sweep arguments
+    change and the folder grows; its agent's code changes and the folder is refused."""
+    from fastsweep.user.code_id import agent_code
+
+    (tmp_path / "helper2_mod.py").write_text(HELPER2)
+    script, out = tmp_path / "study.py", str(tmp_path / "out")
+    env = dict(os.environ, PYTHONPATH=ROOT, FASTSWEEP_NO_VENV="1")
+
+    def run(text):
+        script.write_text(text)
+        return subprocess.run([sys.executable, str(script), out], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=600)
+    assert run(SCRIPT.replace("GAMES", "20")).returncode == 0
+    code = json.loads((tmp_path / "out" / "params.json").read_text())["own_agents"]["Mine"]
+    assert sorted(code["code"]) == ["Mine (in study.py)", "helper2_mod"]
+    grown = run(SCRIPT.replace("GAMES", "40"))  # other arguments: the same agent
+    assert grown.returncode == 0 and "played" in grown.stdout, grown.stderr
+    edited = run(SCRIPT.replace("GAMES", "40").replace("return helper2_mod", "x = 1\n"
+                                                        "        return helper2_mod"))
+    assert edited.returncode == 1 and "changed: Mine (in study.py))" in edited.stderr
+    # at a prompt (no file to read): its compiled code, comments aside
+    digests = set()
+    for body in ("return (0, 0)", "return (0, 0)  # a comment"):
+        ns = {"__name__": "__main__"}
+        exec(f"class Mine:\n    def act(self, obs):\n        {body}\n", ns)
+        digests.add(agent_code(ns["Mine"]())[0])
+    assert len(digests) == 1 and len(digests.pop()) == 16
+
+
+def test_a_folder_that_digested_the_file_alone_says_so(tmp_path):
+    """Folders written before this digest hold the agent file's bytes' digest: growing one
+    is refused (what the file imports was never checked), saying the file is unchanged and
+    how to play its games afresh."""
+    from fastsweep.agents import USER_AGENTS
+    from fastsweep.user.resolve import file_digest, load
+
+    path = os.path.join(ROOT, "examples", "basic_python.py") + ":Basic"
+    out = tmp_path / "old"
+    try:
+        fastsweep.sweep([path], out=str(out), **GRID)
+        p = json.loads((out / "params.json").read_text())
+        p["own_agents"][path] = dict(source=path, digest=file_digest(load(path)))
+        (out / "params.json").write_text(json.dumps(p))
+        with pytest.raises(ValueError, match=r"the folder digested its file alone, written "
+                                             r"before fastsweep digested what an agent imports: "
+                                             r"the file is unchanged.*play its games afresh "
+                                             r"with fresh="):
+            fastsweep.sweep([path], out=str(out), **GRID)
+        r = fastsweep.sweep([path], out=str(out), fresh=True, **GRID)
+        assert r.played_chunks > 0 and fastsweep.load(str(out)).summary.games.tolist() == [20]
+    finally:
+        USER_AGENTS.pop(path, None)

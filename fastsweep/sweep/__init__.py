@@ -101,10 +101,12 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
         Also write every game's row under ``out/per_game/``.
     timeout : float
         Seconds to wait for a Dask scheduler.
-    fresh : list of str
-        Your own agents (by name) whose code changed since ``out`` holds their games: those
-        games are set aside (removed from the folder's records) and played again with the
-        new code; without it such a folder is refused.
+    fresh : list of str, or True
+        Your own agents (by name; True: all of them) whose code changed since ``out`` holds
+        their games: those games are set aside (removed from the folder's records) and
+        played again with the new code; without it such a folder is refused. What counts
+        as their code: :mod:`fastsweep.user.code_id` (an edit of comments or docstrings
+        does not).
 
     Returns
     -------
@@ -152,10 +154,13 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
     quiet, per_game = check_flag(quiet, "quiet"), check_flag(per_game, "per_game")
     if per_game and out is None:
         raise ValueError("per_game: needs an output folder (out=...)")
+    if isinstance(fresh, bool):  # True: every one of your agents whose code changed
+        fresh = list(params.get("own_agents") or {}) if fresh else []
     if isinstance(fresh, str):
         fresh = [fresh]
     if not isinstance(fresh, (list, tuple, set)) or not all(isinstance(a, str) for a in fresh):
-        raise ValueError(f"fresh: expected names of your agents (a list of str), got {fresh!r}")
+        raise ValueError(f"fresh: expected names of your agents (a list of str), or True for "
+                         f"all of them, got {fresh!r}")
     fresh = list(fresh)
     bad = [a for a in fresh if a not in (params.get("own_agents") or {})]
     if bad:

@@ -258,8 +258,11 @@ def _resolve(agents, sizes, densities, mines, rules, mine_count, games, ci, min_
         max_games=max_games if ci else None, chunk_games=chunk_games,
         ci_method=stats.CI_METHOD)
     own = {a: (dict(stored_own[a]) if stored_own is not None
-               else dict(source=agent_info(a).source, digest=agent_info(a).digest))
+               else dict(source=agent_info(a).source, digest=agent_info(a).digest,
+                         code=dict(agent_info(a).code)))
            for a in agents if a not in AGENTS}
-    if own:  # users' agents: where each comes from and its code's digest (grow.py checks)
+    # users' agents: where each comes from, its code's digest (grow.py checks it) and what
+    # that digest covers (user.code_id: the agent's module and the user modules it imports)
+    if own:
         params["own_agents"] = own
     return params, boards

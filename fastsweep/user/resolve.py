@@ -22,6 +22,7 @@ import sys
 
 from ..agents import AGENTS, USER_AGENTS, AgentInfo, _LOADERS
 from .batch_player import BatchPlayer
+from .code_id import agent_code, target as code_target
 from .numba_player import NumbaAgent
 from .python_player import PythonPlayer
 
@@ -35,12 +36,11 @@ def _name_of(agent) -> str:
     return type(agent).__name__
 
 
-def _digest(agent) -> str:
-    """A digest of the agent's source: its module's file (or the code object's text)."""
-    target = agent.policy if isinstance(agent, NumbaAgent) else agent
-    target = getattr(target, "py_func", target)
-    if not (inspect.isfunction(target) or inspect.isclass(target)):
-        target = type(target)
+def file_digest(agent) -> str:
+    """The digest sweep folders recorded before :mod:`.code_id` (format <= 4): the bytes of
+    the agent's module's file (or of its source text). Only to say, when such a folder
+    is refused, whether the file is still the one it digested."""
+    target = code_target(agent)
     try:
         path = inspect.getsourcefile(target)
         with open(path, "rb") as f:
@@ -90,8 +90,9 @@ def register(agent, name: str | None = None, source: str = "") -> str:
     player = _player(agent, name)
     player.source_object = agent
     doc = (inspect.getdoc(agent) or "").split("\n")[0] or f"your agent {name}"
+    digest, code = agent_code(agent)
     USER_AGENTS[name] = AgentInfo(0, "user", doc, player=player, source=source,
-                                  digest=_digest(agent))
+                                  digest=digest, code=tuple(sorted(code.items())))
     return name
 
 
