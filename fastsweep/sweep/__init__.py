@@ -44,7 +44,7 @@ from ..values import check_timeout
 from .grid import FORMAT, _resolve, board_key, chunk_size, parse_range
 from .lock import FolderLock
 from .plan import _Plan
-from .store import _fsync_write, _Store, folder_arg
+from .store import _Store, folder_arg
 from .summary import TIMING_COLUMNS, SweepResult, load, summarize
 
 MAX_WORKERS_PER_CORE = 4
@@ -278,8 +278,8 @@ def _run(params, boards, out, per_game, workers, backend, scheduler, timeout, qu
     result.seconds_compile, result.seconds_playing = plan.seconds_compile, plan.seconds_playing
     if store is not None:
         try:
-            _fsync_write(os.path.join(out, "summary.csv"), result.summary.to_csv(index=False))
-            _fsync_write(os.path.join(out, "pairs.csv"), result.pairs.to_csv(index=False))
+            store.write_summaries(result.summary.to_csv(index=False),
+                                  result.pairs.to_csv(index=False))
         except OSError as e:
             raise OSError(f"out: cannot write to {out}: {e.strerror or e} (every chunk is "
                           f"kept; re-run to write the summaries)") from None

@@ -18,8 +18,9 @@ from .integrity import FIXED_LATER, options_taken
 
 PRECISION = ("games", "ci", "min_games", "max_games")  # free: the stopping rule only
 # descriptive (agents: derived from members; own_agents: each user agent's code, checked
-# by _check_own_agents, so that a folder grows by a user's agent as by a built-in one)
-META = ("format", "ci_method", "agents", "own_agents")
+# by _check_own_agents, so that a folder grows by a user's agent as by a built-in one;
+# summaries: the digest of summary.csv and pairs.csv, written when a run ends)
+META = ("format", "ci_method", "agents", "own_agents", "summaries")
 AXES = ("members", "sizes", "densities", "mines", "rules")
 
 
