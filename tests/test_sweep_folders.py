@@ -236,7 +236,8 @@ def test_a_helper_modules_change_is_refused_and_a_comment_is_not(tmp_path):
     (tmp_path / "helper2_mod.py").write_text(
         HELPER2.replace('"""Helpers."""', '"""Helpers, documented."""\n\n# a comment')
         .replace("    return divmod", "    # the next hidden cell\n    return divmod"))
-    (tmp_path / "agent2_mod.py").write_text(AGENT2.replace("        return", "\n        # pick\n        return"))
+    (tmp_path / "agent2_mod.py").write_text(
+        AGENT2.replace("        return", "\n        # pick\n        return"))
     assert "played 0" in grow()
     # a change of code in the helper the agent imports: refused, saying how to go on
     (tmp_path / "helper2_mod.py").write_text(HELPER2.replace("in obs.order", "in obs.order[::-1]"))

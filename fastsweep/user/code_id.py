@@ -31,6 +31,7 @@ Example::
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import importlib.machinery
 import inspect
@@ -49,6 +50,7 @@ class _Unreadable(Exception):
     """Code with neither a source file nor compiled code to digest."""
 
 
+@functools.lru_cache(maxsize=None)
 def _library_dirs() -> tuple:
     dirs = set()
     for key in ("stdlib", "platstdlib", "purelib", "platlib"):

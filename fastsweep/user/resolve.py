@@ -38,8 +38,9 @@ def _name_of(agent) -> str:
 
 def file_digest(agent) -> str:
     """The digest sweep folders recorded before :mod:`.code_id` (format <= 4): the bytes of
-    the agent's module's file (or of its source text). Only to say, when such a folder
-    is refused, whether the file is still the one it digested."""
+    the agent's module's file (or of its source text). To say, when such a folder is
+    refused, whether the file is still the one it digested; and the digest of an agent
+    whose code :mod:`.code_id` cannot read."""
     target = code_target(agent)
     try:
         path = inspect.getsourcefile(target)
@@ -90,7 +91,12 @@ def register(agent, name: str | None = None, source: str = "") -> str:
     player = _player(agent, name)
     player.source_object = agent
     doc = (inspect.getdoc(agent) or "").split("\n")[0] or f"your agent {name}"
-    digest, code = agent_code(agent)
+    try:
+        digest, code = agent_code(agent)
+    except Exception:  # (a defect of the digest must not stop the agent from playing)
+        digest, code = "", {}
+    if not digest:  # no code to read: its file's bytes, if any (else nothing is checked)
+        digest = file_digest(agent)
     USER_AGENTS[name] = AgentInfo(0, "user", doc, player=player, source=source,
                                   digest=digest, code=tuple(sorted(code.items())))
     return name
