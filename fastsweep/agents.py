@@ -61,7 +61,8 @@ class AgentInfo:
     noise_aware: bool = False  # can reason on the exact posterior under a noisy sensor
     player: object = None  # a user's agent: what plays it (``fastsweep.user``), else None
     source: str = ""  # a user's agent: its import path ("module:attr" / "file.py:attr") or ""
-    digest: str = ""  # a user's agent: a digest of its source code (sweep folders check it)
+    digest: str = ""  # a user's agent: a digest of its code (sweep folders check it)
+    code: tuple = ()  # a user's agent: (what was digested, its digest) pairs (user.code_id)
 
 
 _RULE_REASONS = (kl.R_FIRST, kl.R_CLUE_MINES, kl.R_CLUE_SAFE, kl.R_COUNT_SAFE,

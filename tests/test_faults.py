@@ -92,7 +92,7 @@ def _xs(rec):
     (lambda r: _m(r).update(sec=float("nan")), "sec is nan, not a number of seconds"),
     (lambda r: _m(r).update(moves=-1), "moves is -1, not a non-negative integer"),
     (lambda r: r["ws"][next(iter(r["ws"]))].__setitem__(0, 2), r"per-game wins \(ws\) not 0/1"),
-    (lambda r: r.pop("id"), r"no digest \(id\), but the folder's params.json says format 4"),
+    (lambda r: r.pop("id"), r"no digest \(id\), but the folder's params.json says format 5"),
     (lambda r: _m(r).update(det=_m(r)["det"] + 1), "edited since"),  # (in range: the digest)
 ])
 def test_malformed_records_are_refused_with_file_and_line(tmp_path, edit, text):
@@ -111,7 +111,7 @@ def test_malformed_records_are_refused_with_file_and_line(tmp_path, edit, text):
 
 def test_an_edited_seed_with_stripped_digests_is_refused(tmp_path):
     """params.json edited to seed 5 and the digests stripped, then a run with seed 5: the
-    folder says format 4, whose records all carry digests, so seed 0's games are never
+    folder says format 5, whose records all carry digests, so seed 0's games are never
     reported as seed 5's."""
     out = tmp_path / "s"
     small(out)

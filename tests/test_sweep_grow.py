@@ -41,7 +41,9 @@ def test_more_games_equals_a_fresh_sweep_and_plays_only_new_chunks(tmp_path):
     # of the grown sweep, which plays chunks 4-8 (25 games each)
     assert (grown.reused_chunks, grown.played_chunks) == (16, 20)
     _same(grown, SW.sweep(games=220, **GRID))
-    assert json.loads((out / "params.json").read_text()) == grown.params  # the grown sweep
+    stored = json.loads((out / "params.json").read_text())
+    assert len(stored.pop("summaries")) == 16  # (the digest of summary.csv and pairs.csv)
+    assert stored == grown.params  # the grown sweep
     assert grown.params["games"] == 220
     assert max(_member_chunks(out).values()) == 1  # no member-chunk played twice
     again = SW.sweep(games=220, out=str(out), **GRID)
@@ -283,7 +285,7 @@ def test_records_with_the_old_digest_are_still_read(tmp_path):
     grown = SW.sweep(games=60, out=str(out), **GRID)
     assert grown.reused_chunks > 0 and grown.played_chunks > 0
     p4 = json.loads((out / "params.json").read_text())
-    assert p4["format"] == SW.FORMAT == 4
+    assert p4["format"] == SW.FORMAT == 5
     assert all(r["id"] == record_id(p4, r) for r in _lines(out))
     edited = dict(lines[0], id=record_id(dict(p4, seed=8), lines[0]))  # another seed: refused
     (out / "chunks.jsonl").write_text(json.dumps(edited) + "\n")

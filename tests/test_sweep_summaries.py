@@ -126,3 +126,94 @@ def test_plot_refuses_a_summary_left_stale_by_an_interrupted_growth(tmp_path, ca
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and "the sweep is unfinished" in err[0], err
     assert not list(out.glob("fig_*"))
+
+
+# ---- issue 57, part 2: what ties the summaries to params.json --------------------------
+
+def _edit_params(out, **kw):
+    p = out / "params.json"
+    params = json.loads(p.read_text())
+    for k, v in kw.items():
+        if v is None:
+            params.pop(k, None)
+        else:
+            params[k] = v
+    p.write_text(json.dumps(params))
+
+
+def test_a_row_at_a_density_the_grid_lacks_is_refused(committed, tmp_path):
+    """The density column is part of a row's board (it was not: a row edited from 0.2 to
+    0.15, same mines, was read), and so are the first click and cell."""
+    out = copy_of(committed, tmp_path, edit_summary=lambda t: cell(t, 2, "density", "0.15"))
+    _edit_params(out, summaries=None, format=4)  # as an older folder: rows checked only
+    with pytest.raises(ValueError, match=r"summary.csv line 2: board 8x8 with 13 mines "
+                                         r"\(keep-going, density 0.15, first_click .*\) is "
+                                         r"not in params.json's grid"):
+        fastsweep.load(str(out))
+    (tmp_path / "p").mkdir()
+    out = copy_of(committed, tmp_path / "p", edit_pairs=lambda t: cell(t, 2, "density", "0.15"))
+    with pytest.raises(ValueError, match=r"pairs.csv line 2: board 8x8 with 13 mines is not"):
+        fastsweep.load(str(out))
+
+
+@pytest.mark.parametrize("edit", [
+    dict(params=dict(seed=5)),  # other games than the numbers'
+    dict(params=dict(prior=0.3)),
+    dict(summary=lambda t: cell(t, 2, "us_per_game", "1.5")),  # in range, yet edited
+    dict(pairs=lambda t: t.replace("\n", "\r\n")),  # line ends alone: the same files
+])
+def test_edited_params_or_numbers_are_refused_by_table_and_plot(committed, tmp_path, capsys,
+                                                                 edit):
+    """summary.csv and pairs.csv are tied to params.json by a digest written with them:
+    load, table and plot refuse a folder whose params.json (its seed, say) or numbers
+    were edited since (only sweep refused it)."""
+    out = copy_of(committed, tmp_path, edit_summary=edit.get("summary"),
+                  edit_pairs=edit.get("pairs"))
+    _edit_params(out, **edit.get("params", {}))
+    if "pairs" in edit:  # (CRLF: a checkout on Windows) reads
+        assert fastsweep.load(str(out)).summary.games.tolist() == [40, 40]
+        return
+    text = r"are not as the sweep wrote them together \(the digest in params.json does not"
+    with pytest.raises(ValueError, match=text):
+        fastsweep.load(str(out))
+    capsys.readouterr()
+    for command in ("table", "plot"):
+        assert cli([command, str(out)]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "the digest in params.json does not match" in err[0], err
+    assert not list(out.glob("fig_*"))
+
+
+def test_a_removed_digest_is_refused_and_an_older_folder_is_read_as_unchecked(committed,
+                                                                             tmp_path, capsys):
+    out = copy_of(committed, tmp_path)
+    _edit_params(out, summaries=None)
+    with pytest.raises(ValueError, match=r"its params.json says format 5, whose summaries "
+                                         r"carry a digest \(summaries\), but it has none"):
+        fastsweep.load(str(out))
+    _edit_params(out, format=4, seed=5)  # a folder from before the digest: read, and said
+    with pytest.warns(UserWarning, match=r"its summary.csv and pairs.csv carry no digest \(a "
+                                         r"folder of format 4, without chunk records\): their "
+                                         r"rows are checked against params.json's grid, but "
+                                         r"their numbers are unchecked"):
+        assert fastsweep.load(str(out)).summary.games.tolist() == [40, 40]
+    capsys.readouterr()
+    assert cli(["table", str(out)]) == 0
+    out_, err = capsys.readouterr()
+    assert "| density |" in out_ and err.startswith("fastsweep: warning: ") \
+        and "their numbers are unchecked" in err
+
+
+def test_a_finished_run_writes_the_digest_of_what_it_wrote(tmp_path):
+    from fastsweep.sweep.integrity import summaries_id
+
+    out = tmp_path / "s"
+    fastsweep.sweep(**SMALL, out=str(out))
+    p = json.loads((out / "params.json").read_text())
+    assert p["summaries"] == summaries_id(p, (out / "summary.csv").read_text(),
+                                          (out / "pairs.csv").read_text())
+    fastsweep.sweep(**dict(SMALL, games=60), out=str(out))  # grown: a new digest
+    q = json.loads((out / "params.json").read_text())
+    assert q["games"] == 60 and q["summaries"] != p["summaries"]
+    os.remove(out / "chunks.jsonl")
+    assert fastsweep.load(str(out)).summary.games.tolist() == [60, 60]

@@ -83,6 +83,9 @@ def cli_wording(message, parser) -> str:
     '--mines/--density: give exactly one of --mines M or --density RHO'
     >>> cli_wording("first_click: use first_click='any' or fewer mines", p)
     '--first-click: use --first-click any or fewer mines'
+    >>> s = build_parser()._subparsers._group_actions[0].choices["sweep"]
+    >>> cli_wording("out: play them afresh with fresh='a.py:A' (fresh=True: all)", s)
+    '--out: play them afresh with --fresh a.py:A (--fresh: all)'
     """
     flags = {}
     for act in parser._actions:
@@ -99,6 +102,8 @@ def cli_wording(message, parser) -> str:
     def assign(m):
         if m.group(1) not in flags:
             return m.group(0)
+        if m.group(2) == "True":  # a flag given alone (fresh=True: --fresh)
+            return flags[m.group(1)]
         value = m.group(3) if m.group(3) is not None else m.group(2).upper()  # placeholder
         return f"{flags[m.group(1)]} {value}"
 

@@ -45,7 +45,7 @@ def cmd_sweep(a):
                   max_games=a.max_games, seed=a.seed, workers=a.workers, backend=a.backend,
                   scheduler=a.scheduler, out=a.out, chunk_games=a.chunk_games,
                   per_game=a.per_game, quiet=a.quiet, timeout=a.timeout,
-                  fresh=[x for x in a.fresh.split(",") if x], **kw)
+                  fresh=a.fresh is True or [x for x in a.fresh.split(",") if x], **kw)
     except SweepWorkerError as e:  # not bad input (exit 2): a failed run, in one line
         print(f"fastsweep: error: {e}", file=sys.stderr)
         raise SystemExit(1) from None
@@ -131,10 +131,10 @@ def add_parsers(sub):
     p.add_argument("--ci", type=float,
                    help="adaptive: play until the 95%% CI half-width of each mean score is <= CI")
     s.add_argument("--min-games", type=int, default=200, help="with --ci: games at least")
-    s.add_argument("--fresh", default="", metavar="AGENTS",
-                   help="your agents (comma-separated, as in --agents) whose code changed "
-                        "since --out holds their games: set those games aside and play them "
-                        "again")
+    s.add_argument("--fresh", default="", metavar="AGENTS", nargs="?", const=True,
+                   help="your agents (comma-separated, as in --agents; alone: all of them) "
+                        "whose code changed since --out holds their games: set those games "
+                        "aside and play them again")
     s.add_argument("--max-games", type=int, default=100_000, help="with --ci: games at most")
     s.add_argument("--seed", type=int, default=0, help="root seed (same games for every agent)")
     s.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")

@@ -44,7 +44,7 @@ from ..values import check_timeout
 from .grid import FORMAT, _resolve, board_key, chunk_size, parse_range
 from .lock import FolderLock
 from .plan import _Plan
-from .store import _fsync_write, _Store, folder_arg
+from .store import _Store, folder_arg
 from .summary import TIMING_COLUMNS, SweepResult, load, summarize
 
 MAX_WORKERS_PER_CORE = 4
@@ -101,10 +101,12 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
         Also write every game's row under ``out/per_game/``.
     timeout : float
         Seconds to wait for a Dask scheduler.
-    fresh : list of str
-        Your own agents (by name) whose code changed since ``out`` holds their games: those
-        games are set aside (removed from the folder's records) and played again with the
-        new code; without it such a folder is refused.
+    fresh : list of str, or True
+        Your own agents (by name; True: all of them) whose code changed since ``out`` holds
+        their games: those games are set aside (removed from the folder's records) and
+        played again with the new code; without it such a folder is refused. What counts
+        as their code: :mod:`fastsweep.user.code_id` (an edit of comments or docstrings
+        does not).
 
     Returns
     -------
@@ -124,6 +126,9 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
     if unknown:
         raise TypeError(f"{unknown[0]}: not an option of a sweep; its single-valued options: "
                         f"{', '.join(sorted(single))}")
+    if out is not None:
+        out = folder_arg(out, "out")
+        _say_imports(agents, out)
     params, boards = _resolve(agents, sizes, densities, mines, rules, mine_count, games, ci,
                               min_games, max_games, seed, chunk_games, **options)
     check_reads(params["agents"], options)  # an option no agent of the sweep reads
@@ -147,14 +152,15 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
             raise ValueError(f"scheduler: expected an address like tcp://HOST:PORT, got "
                              f"{scheduler!r}")
     quiet, per_game = check_flag(quiet, "quiet"), check_flag(per_game, "per_game")
-    if out is not None:
-        out = folder_arg(out, "out")
     if per_game and out is None:
         raise ValueError("per_game: needs an output folder (out=...)")
+    if isinstance(fresh, bool):  # True: every one of your agents whose code changed
+        fresh = list(params.get("own_agents") or {}) if fresh else []
     if isinstance(fresh, str):
         fresh = [fresh]
     if not isinstance(fresh, (list, tuple, set)) or not all(isinstance(a, str) for a in fresh):
-        raise ValueError(f"fresh: expected names of your agents (a list of str), got {fresh!r}")
+        raise ValueError(f"fresh: expected names of your agents (a list of str), or True for "
+                         f"all of them, got {fresh!r}")
     fresh = list(fresh)
     bad = [a for a in fresh if a not in (params.get("own_agents") or {})]
     if bad:
@@ -180,6 +186,27 @@ def sweep(agents, sizes, densities=None, mines=None, rules="keep-going",
     finally:
         if ex is not None:
             ex.close()
+
+
+def _say_imports(agents, out):
+    """Before a run on an existing folder imports users' agents named by import path, say
+    which code it imports (one line on stderr): a folder received from someone else, and
+    the command that grows it, name code that importing runs."""
+    import sys
+
+    from ..agents import AGENTS, USER_AGENTS
+    from ..user.resolve import import_target
+
+    if not os.path.exists(os.path.join(out, "params.json")):
+        return
+    names = agents.split(",") if isinstance(agents, str) else (
+        agents if isinstance(agents, (list, tuple)) else [])
+    paths = [a for a in names if isinstance(a, str) and ":" in a and a not in AGENTS
+             and a not in USER_AGENTS]  # (registered ones are imported already)
+    if paths:
+        print(f"sweep: {out} holds a sweep; importing your agents' code to play them: "
+              + "; ".join(f"{a} from {import_target(a)}" for a in paths),
+              file=sys.stderr, flush=True)
 
 
 class _Terminated(KeyboardInterrupt):
@@ -251,8 +278,8 @@ def _run(params, boards, out, per_game, workers, backend, scheduler, timeout, qu
     result.seconds_compile, result.seconds_playing = plan.seconds_compile, plan.seconds_playing
     if store is not None:
         try:
-            _fsync_write(os.path.join(out, "summary.csv"), result.summary.to_csv(index=False))
-            _fsync_write(os.path.join(out, "pairs.csv"), result.pairs.to_csv(index=False))
+            store.write_summaries(result.summary.to_csv(index=False),
+                                  result.pairs.to_csv(index=False))
         except OSError as e:
             raise OSError(f"out: cannot write to {out}: {e.strerror or e} (every chunk is "
                           f"kept; re-run to write the summaries)") from None

@@ -110,19 +110,38 @@ def _show(s, i) -> str:
     return repr(v.item() if hasattr(v, "item") else v)  # (7.5, not np.float64(7.5))
 
 
+BOARD_MORE = ("density", "first_click", "first_cell")
+
+
+def _board(row, extra) -> tuple:
+    """A summary row's or a grid board's identity: size, mines, rules and ``extra``."""
+    out = [int(row["height"]), int(row["width"]), int(row["mines"]), str(row["rules"])]
+    for c in extra:
+        v = row[c]
+        if c == "density":
+            out.append(round(float(v), 9))  # (a CSV round trip may move the last digit)
+        else:
+            out.append(",".join(map(str, v)) if isinstance(v, (list, tuple)) else str(v))
+    return tuple(out)
+
+
 def check_against_params(summary, pairs, params, boards, sfile, qfile):
     """The tables' rows are exactly the grid of ``params`` (every board and member once),
     with game counts its stopping rule allows."""
     members = {_label(tuple(m)) for m in params["members"]}
-    want = {(bd["height"], bd["width"], bd["mines"], bd["rules"]) for bd in boards}
+    # a board: its size, mines and rules, and of the columns the table has, its density
+    # (two densities can give one mine count) and first click and cell
+    extra = [c for c in BOARD_MORE if c in summary.columns]
+    want = {_board(bd, extra) for bd in boards}
     seen = set()
     for i, row in enumerate(summary.itertuples(index=False)):
-        board = (row.height, row.width, row.mines, row.rules)
+        board = _board(row._asdict(), extra)
         lab = _label((row.agent, bool(row.mine_count)))
         where = f"results: {sfile} line {i + 2}"
         if board not in want:
+            more = "".join(f", {c} {row._asdict()[c]}" for c in extra)
             raise ValueError(f"{where}: board {row.height}x{row.width} with {row.mines} mines "
-                             f"({row.rules}) is not in params.json's grid")
+                             f"({row.rules}{more}) is not in params.json's grid")
         if lab not in members:
             raise ValueError(f"{where}: member {lab} is not one of params.json's members "
                              f"({', '.join(sorted(members))})")
@@ -136,11 +155,16 @@ def check_against_params(summary, pairs, params, boards, sfile, qfile):
         if params.get("games") is None and games > params["max_games"]:
             raise ValueError(f"{where}: {games} games, above params.json's max_games "
                              f"{params['max_games']}")
-    if len(seen) != len(want) * len(members):
+    if len(seen) != len(boards) * len(members):
         raise ValueError(f"results: {sfile}: {len(seen)} rows, but params.json's grid has "
-                         f"{len(want) * len(members)} (boards x members): an unfinished or "
+                         f"{len(boards) * len(members)} (boards x members): an unfinished or "
                          f"edited sweep")
+    pextra = [c for c in BOARD_MORE if c in pairs.columns]
+    pwant = {_board(bd, pextra) for bd in boards}
     for i, row in enumerate(pairs.itertuples(index=False)):
+        if _board(row._asdict(), pextra) not in pwant:
+            raise ValueError(f"results: {qfile} line {i + 2}: board {row.height}x{row.width} "
+                             f"with {row.mines} mines is not in params.json's grid")
         for a, mc in ((row.agent_a, row.mine_count_a), (row.agent_b, row.mine_count_b)):
             if _label((a, bool(mc))) not in members:
                 raise ValueError(f"results: {qfile} line {i + 2}: member {_label((a, bool(mc)))}"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from dataclasses import replace
 from itertools import product
 
 import numpy as np
@@ -61,11 +62,11 @@ def _no_duplicates(vals, name):
             pass
 
 
-def _members(agents, mine_count):
+def _members(agents, mine_count, known=is_agent):
     """[(agent, mine_count)] of each board, from a list or an {agent: list} dict."""
     out = []
     for a in agents:
-        if not is_agent(a):
+        if not known(a):
             raise ValueError(f"agents: unknown agent {a!r}; known agents: {', '.join(AGENTS)}")
         mc = mine_count.get(a, [False]) if isinstance(mine_count, dict) else mine_count
         mc = _as_list(mc, "mine_count")
@@ -132,8 +133,16 @@ def with_defaults(params: dict) -> dict:
 
 def from_params(stored: dict):
     """(params, boards) of a stored ``params.json`` (any format), as :func:`_resolve`
-    returns them for the arguments that wrote it."""
+    returns them for the arguments that wrote it. Reading a folder needs no agent's code:
+    users' agents are taken as ``params.json``'s ``own_agents`` describes them, and
+    nothing the folder names is imported."""
     p = with_defaults(stored)
+    own = _stored_own(p)
+    for a in p["agents"] if isinstance(p["agents"], list) else []:
+        if isinstance(a, str) and a not in AGENTS and a not in own:
+            raise ValueError(f"out: params.json names agent {a!r}, neither built in nor one "
+                             f"of its own_agents (damaged or edited, or a newer fastsweep's "
+                             f"agent); move the folder aside")
     members = {}
     for a, mc in p["members"]:
         members.setdefault(a, []).append(mc)
@@ -141,26 +150,52 @@ def from_params(stored: dict):
               for o in sweep_options("single")}
     return _resolve(p["agents"], [tuple(s) for s in p["sizes"]], p["densities"], p["mines"],
                     p["rules"], members, p["games"], p["ci"], p["min_games"] or 200,
-                    p["max_games"] or 100_000, p["seed"], p["chunk_games"], **single)
+                    p["max_games"] or 100_000, p["seed"], p["chunk_games"],
+                    stored_own=own, **single)
+
+
+def _stored_own(p) -> dict:
+    """The ``own_agents`` of a stored ``params.json``, checked for shape: {name: {source,
+    digest, ...}} (names and strings only: it is never imported)."""
+    own = p.get("own_agents") or {}
+    if not isinstance(own, dict) or not all(
+            isinstance(a, str) and isinstance(v, dict)
+            and all(isinstance(v.get(f, ""), str) for f in ("source", "digest"))
+            for a, v in own.items()):
+        raise ValueError("out: params.json: own_agents must map your agents' names to their "
+                         "source and digest (damaged or edited); move the folder aside")
+    return own
+
+
+# a user's agent reads the game's options only, as basic does: the stand-in that builds
+# its boards' configurations when a folder is read (their board fields, not its play)
+_STAND_IN = "basic"
 
 
 def _resolve(agents, sizes, densities, mines, rules, mine_count, games, ci, min_games,
-             max_games, seed, chunk_games, **single):
+             max_games, seed, chunk_games, stored_own=None, **single):
     """Validate everything; return (params dict, boards list). Writes nothing.
 
     ``single``: the single-valued options of the table (first_click, first_cell, prior,
-    budget, ...), applied to every configuration; missing ones take their defaults."""
+    budget, ...), applied to every configuration; missing ones take their defaults.
+    ``stored_own``: reading a folder (:func:`from_params`), its users' agents as its
+    ``params.json`` describes them; they are not resolved (nor imported), and its other
+    agents must be built in."""
     single = {o.name: single.get(o.name, DEFAULTS[o.name]) for o in sweep_options("single")}
     if agents is None:  # (_as_list passes None on: it means "not given" for mines)
         raise ValueError("agents: expected a list of agents (built-in names, import paths "
                          f"or agent objects; known agents: {', '.join(AGENTS)}), got None")
     agents = _as_list(agents, "agents")
-    if isinstance(agents, list):  # users' agents (objects, import paths) by their names
-        try:
+    if stored_own is not None:  # a folder read back: names only
+        def known(a):
+            return isinstance(a, str) and (a in AGENTS or a in stored_own)
+    else:
+        known = is_agent
+        try:  # users' agents (objects, import paths) by their names
             agents = [resolve_agent(a) for a in agents]
         except (TypeError, ValueError) as e:
             raise ValueError(f"agents: {str(e).removeprefix('agent: ')}") from None
-    members = _members(agents, mine_count)
+    members = _members(agents, mine_count, known)
     sizes = [parse_size(s) for s in _as_list(sizes, "sizes")]
     if (densities is None) == (mines is None):
         raise ValueError("densities/mines: give exactly one of densities=[...] or mines=[...]")
@@ -202,6 +237,9 @@ def _resolve(agents, sizes, densities, mines, rules, mine_count, games, ci, min_
     for (h, w), x, r in product(sizes, densities if densities is not None else mines, rules):
         kw = dict(density=x) if densities is not None else dict(mines=x)
         cfgs = [make_config(a, (h, w), False, rules=r, mine_count=mc, **single, **kw)
+                if stored_own is None or a in AGENTS else
+                replace(make_config(_STAND_IN, (h, w), False, rules=r, mine_count=mc,
+                                    **single, **kw), agent=a)
                 for a, mc in members]
         c0 = cfgs[0]
         boards.append(dict(
@@ -219,8 +257,12 @@ def _resolve(agents, sizes, densities, mines, rules, mine_count, games, ci, min_
         seed=seed, games=games, ci=ci, min_games=min_games if ci else None,
         max_games=max_games if ci else None, chunk_games=chunk_games,
         ci_method=stats.CI_METHOD)
-    own = {a: dict(source=agent_info(a).source, digest=agent_info(a).digest)
+    own = {a: (dict(stored_own[a]) if stored_own is not None
+               else dict(source=agent_info(a).source, digest=agent_info(a).digest,
+                         code=dict(agent_info(a).code)))
            for a in agents if a not in AGENTS}
-    if own:  # users' agents: where each comes from and its code's digest (grow.py checks)
+    # users' agents: where each comes from, its code's digest (grow.py checks it) and what
+    # that digest covers (user.code_id: the agent's module and the user modules it imports)
+    if own:
         params["own_agents"] = own
     return params, boards

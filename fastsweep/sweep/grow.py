@@ -17,7 +17,10 @@ from .grid import member_name, with_defaults
 from .integrity import FIXED_LATER, options_taken
 
 PRECISION = ("games", "ci", "min_games", "max_games")  # free: the stopping rule only
-META = ("format", "ci_method", "agents")  # descriptive (agents: derived from members)
+# descriptive (agents: derived from members; own_agents: each user agent's code, checked
+# by _check_own_agents, so that a folder grows by a user's agent as by a built-in one;
+# summaries: the digest of summary.csv and pairs.csv, written when a run ends)
+META = ("format", "ci_method", "agents", "own_agents", "summaries")
 AXES = ("members", "sizes", "densities", "mines", "rules")
 
 
@@ -45,22 +48,49 @@ def keep_ignored(stored: dict, params: dict) -> dict:
     500
     """
     stored = with_defaults(stored)
-    taken = options_taken({a for p in (stored, params) for a, _ in p.get("members") or []})
+    taken = options_taken({a for p in (stored, params) for a, _ in p.get("members") or []},
+                          _own(stored, params))
     return dict(params, **{k: stored[k] for k in FIXED_LATER if k not in taken and k in stored})
+
+
+def _own(*ps) -> set:
+    """The users' agents named in ``own_agents`` of any of ``ps``."""
+    return {a for p in ps for a in (p.get("own_agents") or {})}
 
 
 def _check_own_agents(stored, params, path):
     """A user's agent whose code changed since the folder's games of it were played is
-    refused: its new games would be mixed with the old code's."""
+    refused: its new games would be mixed with the old code's (``fresh`` sets its old
+    games aside instead: :mod:`.store`)."""
     old = stored.get("own_agents") or {}
     for name, now in (params.get("own_agents") or {}).items():
         was = old.get(name)
         if was and was.get("digest") and was.get("digest") != now.get("digest"):
             raise ValueError(
-                f"out: {path} holds games of your agent {name!r} played by other code (source "
-                f"digest {was.get('digest')} there, {now.get('digest')} now); its new games "
-                f"would be mixed with the old code's: restore that code, or choose a new "
-                f"folder")
+                f"out: {path} holds games of your agent {name!r} played by other code (code "
+                f"digest {was.get('digest')} there, {now.get('digest')} now{_what(name, was, now)}"
+                f"); its new games would be mixed with the old code's: play its games afresh "
+                f"with fresh={name!r} (fresh=True: all of your agents whose code changed), "
+                f"restore that code, or choose a new folder")
+
+
+def _what(name, was, now) -> str:
+    """What changed in an agent's code: the parts of its digest (user.code_id) that differ,
+    or, for a folder written before those parts (its digest: the agent's file's bytes),
+    whether that file is still the one it digested."""
+    a, b = was.get("code"), now.get("code") or {}
+    if isinstance(a, dict) and a:
+        changed = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
+        return f"; changed: {', '.join(changed)}" if changed else ""
+    from ..agents import USER_AGENTS
+    from ..user.resolve import file_digest
+
+    info = USER_AGENTS.get(name)
+    obj = getattr(getattr(info, "player", None), "source_object", None)
+    if obj is not None and file_digest(obj) == was.get("digest"):
+        return ("; the folder digested its file alone, written before fastsweep digested "
+                "what an agent imports: the file is unchanged, but the rest was not checked")
+    return ""
 
 
 def check_growth(stored: dict, params: dict, path: str) -> bool:
@@ -83,7 +113,7 @@ def check_growth(stored: dict, params: dict, path: str) -> bool:
     _check_own_agents(stored, params, path)
     # an option that none of the folder's agents takes did not shape its games (an agent
     # added now plays new records, whose digests carry this run's value)
-    taken = options_taken({a for a, _ in stored.get("members") or []})
+    taken = options_taken({a for a, _ in stored.get("members") or []}, _own(stored, params))
     keys = sorted(k for k in set(fixed_keys(stored)) | set(fixed_keys(params))
                   if k not in FIXED_LATER or k in taken)
     diff = [k for k in keys if stored.get(k) != params.get(k)]

@@ -11,6 +11,11 @@ checks (one run per folder at a time: :mod:`.lock`).
   the identity alone; they are still read, with every number checked for consistency, and
   rewritten with full digests when a run grows them. Records without a digest are read
   only from folders written before digests (format <= 2), with a warning.
+* ``summary.csv`` and ``pairs.csv`` are tied to ``params.json`` by ``summaries`` there
+  (:func:`summaries_id`, written when a run ends): a digest of the two files' text
+  together with the whole of ``params.json``. A folder read without chunk records (as
+  committed) is refused if it does not match (an edited seed or row); one from before
+  (format <= 4) is read with a warning that its numbers are unchecked.
 * A record must be well formed: fields, types and ranges (integers where counts are,
   ``wins <= n``, per-game scores within the board's mines, sums equal to the per-game
   lists), its first game ``k * chunk``, and two records of one chunk must agree.
@@ -24,12 +29,15 @@ import json
 import math
 import warnings
 
-from ..agents import agent_info, is_agent
+from ..agents import AGENTS, agent_info, is_agent
 from ..options import OPTIONS, ORIGINAL
 
-# a folder's format (params.json): 4, record digests cover their numbers; 3, their
-# identity only; 2, board keys, no digest; 1, board indices
-FORMAT = RECORD_FORMAT = 4
+# a folder's format (params.json): 5, summary.csv and pairs.csv carry a digest
+# (``summaries`` in params.json) and users' agents are digested by their code
+# (user.code_id); 4, record digests cover their numbers; 3, their identity only; 2, board
+# keys, no digest; 1, board indices. Records are written as in format 4.
+FORMAT = 5
+RECORD_FORMAT = 4
 BIG = 2 ** 53  # counts beyond it cannot be a sweep's (and floats would lose them)
 FIXED = ("seed", "first_click", "first_cell", "prior", "budget")
 # options added later fix the games too; each with its neutral value (the option table's
@@ -50,16 +58,20 @@ def _member(label):
 GAME_OPTIONS = ("noise",)
 
 
-def options_taken(agents) -> set:
+def options_taken(agents, own=()) -> set:
     """The later options (``FIXED_LATER``) that shape the games of ``agents``: the game's
     own and those any of them takes; the others cannot change their games (an unknown
-    agent, from a newer version, takes them all: safe).
+    agent, from a newer version, takes them all: safe). ``own``: the users' agents of the
+    folder (``own_agents``), which take the game's options only, registered in this
+    process or not (a folder is read without its agents' code).
 
     >>> sorted(options_taken(["probability", "risk"]))
     ['flag_threshold', 'noise', 'noise_aware', 'risk_rules']
     """
     out = set(GAME_OPTIONS)
     for a in agents:
+        if a in own and a not in AGENTS:
+            continue
         out |= set(agent_info(a).options) & set(FIXED_LATER) if is_agent(a) else set(FIXED_LATER)
     return out
 
@@ -84,18 +96,46 @@ def record_id(params, rec) -> str:
 def _fixing(params, rec, legacy):
     """The later options and user agents' code digests that fix ``rec``'s games."""
     out = []
+    own = params.get("own_agents") or {}
     taken = (set(FIXED_LATER) if legacy
-             else options_taken(a for a, _ in map(_member, rec.get("m", {}))))
+             else options_taken((a for a, _ in map(_member, rec.get("m", {}))), own))
     later = sorted((k, params[k]) for k, d in FIXED_LATER.items()
                    if k in taken and params.get(k, d) != d)
     if later:
         out.append(later)
-    own = params.get("own_agents") or {}
     code = sorted((a, own[a].get("digest")) for a, _ in map(_member, rec.get("m", {}))
                   if a in own)
     if code:  # a user's agent's games are its code's: the digest of its source
         out.append(code)
     return out
+
+
+def summaries_id(params, summary_text, pairs_text) -> str:
+    """The digest that ties a folder's ``summary.csv`` and ``pairs.csv`` (their text, line
+    ends aside) to its ``params.json`` (all of it but this digest itself), 16 hex
+    digits."""
+    p = {k: v for k, v in params.items() if k != "summaries"}
+    text = [hashlib.sha256(t.replace("\r\n", "\n").encode()).hexdigest()
+            for t in (summary_text, pairs_text)]
+    return _digest(["summaries", p, text])
+
+
+def summaries_problem(stored, summary_text, pairs_text) -> str | None:
+    """Why a folder's summaries may not be read with its ``params.json`` (None: they may;
+    "unchecked": a folder from before their digest, whose numbers nothing ties to it)."""
+    have = stored.get("summaries")
+    if have is None:
+        if stored.get("format", 1) >= 5:
+            return (f"its params.json says format {stored['format']}, whose summaries carry "
+                    f"a digest (summaries), but it has none: removed, or params.json "
+                    f"rewritten by a run that did not finish; re-run the sweep's command")
+        return "unchecked"
+    if have != summaries_id(stored, summary_text, pairs_text):
+        return ("summary.csv, pairs.csv and params.json are not as the sweep wrote them "
+                "together (the digest in params.json does not match: one of them was "
+                "edited, or params.json was rewritten by a run that did not finish); re-run "
+                "the sweep's command to rewrite them, or restore the files")
+    return None
 
 
 def _digest(what) -> str:

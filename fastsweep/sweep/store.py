@@ -14,7 +14,7 @@ import re
 
 from .grid import board_key, from_params
 from .grow import check_growth, keep_ignored
-from .integrity import FORMAT, check_records, record_id
+from .integrity import FORMAT, check_records, record_id, summaries_id
 
 
 def _fsync_write(path, text):
@@ -197,6 +197,17 @@ class _Store:
             self.rewrite = False
         if self.per_game:
             os.makedirs(os.path.join(self.path, "per_game"), exist_ok=True)
+
+    def write_summaries(self, summary_text, pairs_text):
+        """Write ``summary.csv`` and ``pairs.csv``, then their digest into ``params.json``
+        (``summaries``: :func:`.integrity.summaries_id` over the two and the params.json
+        on disk), so that a folder read without its chunk records is checked."""
+        _fsync_write(os.path.join(self.path, "summary.csv"), summary_text)
+        _fsync_write(os.path.join(self.path, "pairs.csv"), pairs_text)
+        params = read_params(self.pfile)
+        sid = summaries_id(params, summary_text, pairs_text)
+        if params.get("summaries") != sid:
+            _fsync_write(self.pfile, json.dumps(dict(params, summaries=sid), indent=1) + "\n")
 
     def append(self, results):
         try:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import os
+import warnings
 from dataclasses import dataclass
 
 import pandas as pd
@@ -16,7 +17,7 @@ from .plan import _Plan
 from .progress import _hms
 from .grid import with_defaults
 from .csv_check import PAIRS_NEEDS, SUMMARY_NEEDS, check_against_params, read_table
-from .integrity import check_records
+from .integrity import check_records, summaries_problem
 from .store import folder_arg, read_params, read_records
 
 TIMING_COLUMNS = ("us_per_game",)  # wall-clock derived: the only non-reproducible columns
@@ -145,10 +146,24 @@ def summarize(plan) -> SweepResult:
     return SweepResult(pd.DataFrame(rows), pd.DataFrame(prows, columns=PAIR_COLUMNS), plan.p)
 
 
+def _text(path) -> str:
+    """A summary file's text ("" when absent; its digest then fails to match)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read().decode(errors="replace")
+    except FileNotFoundError:
+        return ""
+    except OSError as e:
+        raise OSError(f"results: cannot read {path}: {e.strerror or e}") from None
+
+
 def load(path) -> SweepResult:
     """A sweep folder read back: the same :class:`SweepResult` as :func:`fastsweep.sweep`
     returned when it wrote the folder (summaries recomputed from its chunk records; a
-    folder without ``chunks.jsonl`` is read from its ``summary.csv`` and ``pairs.csv``).
+    folder without ``chunks.jsonl`` is read from its ``summary.csv`` and ``pairs.csv``,
+    refused unless they match their digest in ``params.json``; a folder from before that
+    digest is read with a warning that its numbers are unchecked). Reading needs none of
+    the folder's agents' code, and imports nothing it names.
 
     >>> import os, tempfile, fastsweep
     >>> out = os.path.join(tempfile.mkdtemp(), "demo")
@@ -175,6 +190,16 @@ def load(path) -> SweepResult:
         pairs = (read_table(qfile, PAIRS_NEEDS) if os.path.exists(qfile)
                  else pd.DataFrame(columns=PAIR_COLUMNS))
         check_against_params(summary, pairs, params, boards, sfile, qfile)
+        # (rows first: an error names its line; then what ties the numbers to params.json)
+        why = summaries_problem(stored, _text(sfile), _text(qfile))
+        if why == "unchecked":
+            warnings.warn(
+                f"{path}: its summary.csv and pairs.csv carry no digest (a folder of format "
+                f"{stored.get('format', 1)}, without chunk records): their rows are checked "
+                f"against params.json's grid, but their numbers are unchecked (nothing ties "
+                f"them to its seed and options)", stacklevel=2)
+        elif why:
+            raise ValueError(f"results: {path}: {why}")
         params["ci_method"] = stored.get("ci_method", stats.CI_METHOD)
         return SweepResult(summary, pairs, params, path)
     plan = _Plan(params, boards)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.machinery
 import importlib.util
 import inspect
 import os
@@ -21,6 +22,7 @@ import sys
 
 from ..agents import AGENTS, USER_AGENTS, AgentInfo, _LOADERS
 from .batch_player import BatchPlayer
+from .code_id import agent_code, target as code_target
 from .numba_player import NumbaAgent
 from .python_player import PythonPlayer
 
@@ -34,12 +36,12 @@ def _name_of(agent) -> str:
     return type(agent).__name__
 
 
-def _digest(agent) -> str:
-    """A digest of the agent's source: its module's file (or the code object's text)."""
-    target = agent.policy if isinstance(agent, NumbaAgent) else agent
-    target = getattr(target, "py_func", target)
-    if not (inspect.isfunction(target) or inspect.isclass(target)):
-        target = type(target)
+def file_digest(agent) -> str:
+    """The digest sweep folders recorded before :mod:`.code_id` (format <= 4): the bytes of
+    the agent's module's file (or of its source text). To say, when such a folder is
+    refused, whether the file is still the one it digested; and the digest of an agent
+    whose code :mod:`.code_id` cannot read."""
+    target = code_target(agent)
     try:
         path = inspect.getsourcefile(target)
         with open(path, "rb") as f:
@@ -89,8 +91,14 @@ def register(agent, name: str | None = None, source: str = "") -> str:
     player = _player(agent, name)
     player.source_object = agent
     doc = (inspect.getdoc(agent) or "").split("\n")[0] or f"your agent {name}"
+    try:
+        digest, code = agent_code(agent)
+    except Exception:  # (a defect of the digest must not stop the agent from playing)
+        digest, code = "", {}
+    if not digest:  # no code to read: its file's bytes, if any (else nothing is checked)
+        digest = file_digest(agent)
     USER_AGENTS[name] = AgentInfo(0, "user", doc, player=player, source=source,
-                                  digest=_digest(agent))
+                                  digest=digest, code=tuple(sorted(code.items())))
     return name
 
 
@@ -174,6 +182,37 @@ def _refuse_cached_under_another_name(path: str, where: str, module, obj) -> Non
                          f"{stem!r} is taken by another module ({sys.modules[stem]!r:.80}): "
                          "Numba's cache reloads a kernel under the module name it was compiled "
                          "in; rename the file, or drop cache=True")
+
+
+def import_target(path: str) -> str:
+    """Where the code of import path ``path`` lives, found without running any of it: the
+    file of ``"file.py:attr"``, or the module of ``"module:attr"`` and its file (its
+    parent packages are looked up, not imported).
+
+    >>> import_target("examples/basic_python.py:Basic").endswith("basic_python.py")
+    True
+    """
+    where = path.rpartition(":")[0]
+    if where.endswith(".py") or os.sep in where or "/" in where:
+        return os.path.abspath(where)
+    if where in sys.modules:
+        return f"module {where} ({getattr(sys.modules[where], '__file__', None) or 'built in'})"
+    search, origin = None, None
+    parts = where.split(".")
+    for i in range(len(parts)):
+        name = ".".join(parts[:i + 1])
+        mod = sys.modules.get(name)
+        try:
+            spec = (None if mod is not None
+                    else importlib.machinery.PathFinder.find_spec(name, search))
+        except (ImportError, ValueError):
+            spec = None
+        if mod is None and spec is None:
+            return f"module {where} (not found)"
+        origin = getattr(mod, "__file__", None) if mod is not None else spec.origin
+        search = (list(getattr(mod, "__path__", []) or []) if mod is not None
+                  else list(spec.submodule_search_locations or []))
+    return f"module {where} ({origin or 'no file'})"
 
 
 def _load_path(path: str) -> str:
