@@ -282,14 +282,13 @@ def test_sweep_pairs_your_agent_and_refuses_changed_code(tmp_path):
     from fastsweep.agents import USER_AGENTS
     del USER_AGENTS[path]
     import sys as _sys
-    _sys.modules.pop(next(k for k in _sys.modules if k.startswith("fastsweep_user_")), None)
+    del _sys.modules["agent_file"]  # (a file agent is imported under its file's name)
     assert fastsweep.sweep(["basic", path], sizes=[6], mines=[5], games=40, mine_count=[False],
                            out=str(out), workers=1, quiet=True).played_chunks == 0
     src.write_text(src.read_text().replace("    return", "    c = int(c)\n    return"))
     from fastsweep.agents import USER_AGENTS
     del USER_AGENTS[path]  # (a new process would load the changed file)
-    import sys as _sys
-    del _sys.modules["agent_file"]  # (a file agent is imported under its file's name)
+    del _sys.modules["agent_file"]
     with pytest.raises(ValueError, match="played by other code"):
         fastsweep.sweep(["basic", path], sizes=[6], mines=[5], games=40, mine_count=[False],
                         out=str(out), workers=1, quiet=True)
