@@ -144,6 +144,18 @@ def from_params(stored: dict):
                     p["max_games"] or 100_000, p["seed"], p["chunk_games"], **single)
 
 
+def _own_agent(agent) -> dict:
+    """What a folder records of a user's agent: its import path (``source``, "" for an
+    object), its code's digest and, when the agent has a ``name`` attribute, that name
+    (the figures' and tables' label, read without importing the agent's code again)."""
+    info = agent_info(agent)
+    out = dict(source=info.source, digest=info.digest)
+    name = getattr(getattr(info.player, "source_object", None), "name", None)
+    if isinstance(name, str) and name.strip():
+        out["name"] = name.strip()
+    return out
+
+
 def _resolve(agents, sizes, densities, mines, rules, mine_count, games, ci, min_games,
              max_games, seed, chunk_games, **single):
     """Validate everything; return (params dict, boards list). Writes nothing.
@@ -219,8 +231,7 @@ def _resolve(agents, sizes, densities, mines, rules, mine_count, games, ci, min_
         seed=seed, games=games, ci=ci, min_games=min_games if ci else None,
         max_games=max_games if ci else None, chunk_games=chunk_games,
         ci_method=stats.CI_METHOD)
-    own = {a: dict(source=agent_info(a).source, digest=agent_info(a).digest)
-           for a in agents if a not in AGENTS}
+    own = {a: _own_agent(a) for a in agents if a not in AGENTS}
     if own:  # users' agents: where each comes from and its code's digest (grow.py checks)
         params["own_agents"] = own
     return params, boards

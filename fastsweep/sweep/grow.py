@@ -17,7 +17,9 @@ from .grid import member_name, with_defaults
 from .integrity import FIXED_LATER, options_taken
 
 PRECISION = ("games", "ci", "min_games", "max_games")  # free: the stopping rule only
-META = ("format", "ci_method", "agents")  # descriptive (agents: derived from members)
+# descriptive (agents: derived from members; own_agents: its digests are checked by
+# _check_own_agents, and a name recorded since, or an agent added, is no other sweep)
+META = ("format", "ci_method", "agents", "own_agents")
 AXES = ("members", "sizes", "densities", "mines", "rules")
 
 
