@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from fastsweep.agents import AGENTS
+from fastsweep.agents import AGENTS, USER_AGENTS
 from fastsweep.cli import main as cli
 from fastsweep.sweep.labels import agent_labels, parse_labels
 from fastsweep.sweep.table import table
@@ -27,6 +27,16 @@ class Mine:
 class Named(Mine):
     name = "careful"
 '''
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _forget_these_agents():
+    """The agents these tests register leave the registry as it was (other tests print
+    the known agents)."""
+    before = dict(USER_AGENTS)
+    yield
+    USER_AGENTS.clear()
+    USER_AGENTS.update(before)
 
 
 @pytest.fixture(scope="module")
