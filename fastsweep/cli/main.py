@@ -18,6 +18,7 @@ import traceback
 import warnings
 
 from ..agents import AGENTS, counted
+from ..user.numba_player import PolicyTypeError
 from ..user.python_player import AgentError
 from .common import (  # noqa: F401
     Parser, _add_game_args, _at_least, _options, cli_wording, forget_given, refuse_repeats,
@@ -207,6 +208,9 @@ _ARG_ERROR = re.compile(r"[A-Za-z_][\w/.-]*: ")  # "agent: ...", "mines/density:
 def _run(cmd, a):
     try:
         a.func(a)
+    except PolicyTypeError as e:  # one line on what is wrong, Numba's message below it
+        print(f"{cmd.prog}: error: {e}\nNumba's message:\n{e.__cause__}", file=sys.stderr)
+        cmd.exit(1, f"{cmd.prog}: error: {e}\n")
     except AgentError as e:  # a user's agent failed: its own traceback, then one line
         traceback.print_exception(e.__cause__ or e)
         cmd.exit(1, f"{cmd.prog}: error: {e}\n")

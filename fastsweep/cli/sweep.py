@@ -21,6 +21,12 @@ class _Help(argparse.ArgumentDefaultsHelpFormatter):
         return super()._get_help_string(action)
 
 
+LABELS_HELP = ("the agents' names in the figures or table, comma-separated AGENT=LABEL pairs "
+               "(AGENT as in --agents, or as shown), e.g. "
+               "basic=baseline,path/to/mine.py:Mine=mine (default: a built-in agent's name; "
+               "your agent's `name` attribute, else its path shortened to file.py:attr)")
+
+
 def cmd_sweep(a):
     import sys
 
@@ -77,7 +83,7 @@ def cmd_plot(a):
         if f not in FORMATS:
             raise ValueError(f"format: unknown format {f!r}; allowed: {', '.join(FORMATS)}")
     files = plot_results(a.results, kinds=kinds, formats=formats, out=a.out,
-                         reference=a.reference)
+                         reference=a.reference, labels=a.labels)
     for f in files:
         print(f"wrote {f}")
 
@@ -86,7 +92,7 @@ def cmd_table(a):
     from ..sweep.table import table
 
     print(table(a.results, rows=a.rows, cols=a.cols, value=a.value, ci=a.ci, fmt=a.format,
-                digits=a.digits, where=a.where), end="")
+                digits=a.digits, where=a.where, labels=a.labels), end="")
 
 
 def add_parsers(sub):
@@ -162,7 +168,9 @@ def add_parsers(sub):
     q.add_argument("--format", default="pdf,png", help="comma list of pdf, png, svg")
     q.add_argument("--out", default=None, help="folder for the figures (default RESULTS_DIR)")
     q.add_argument("--reference", default=None,
-                   help="agent that paired differences are taken against (default: the first)")
+                   help="agent that paired differences are taken against, by name or label "
+                        "(default: the first)")
+    q.add_argument("--labels", default=None, metavar="AGENT=LABEL,...", help=LABELS_HELP)
     q.set_defaults(func=cmd_plot)
 
     from ..sweep.table import FIELDS, FORMATS
@@ -188,4 +196,5 @@ def add_parsers(sub):
     t.add_argument("--digits", type=int, default=3, help="decimals")
     t.add_argument("--where", default=None,
                    help="keep rows with these field values, e.g. size=30x30,rules=classic")
+    t.add_argument("--labels", default=None, metavar="AGENT=LABEL,...", help=LABELS_HELP)
     t.set_defaults(func=cmd_table)

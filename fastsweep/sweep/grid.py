@@ -172,6 +172,19 @@ def _stored_own(p) -> dict:
 _STAND_IN = "basic"
 
 
+def _own_agent(agent) -> dict:
+    """What a folder records of a user's agent: its import path (``source``, "" for an
+    object), its code's digest and what that covers (``code``) and, when the agent has a
+    ``name`` attribute, that name (the figures' and tables' label, read without importing
+    the agent's code again)."""
+    info = agent_info(agent)
+    out = dict(source=info.source, digest=info.digest, code=dict(info.code))
+    name = getattr(getattr(info.player, "source_object", None), "name", None)
+    if isinstance(name, str) and name.strip():
+        out["name"] = name.strip()
+    return out
+
+
 def _resolve(agents, sizes, densities, mines, rules, mine_count, games, ci, min_games,
              max_games, seed, chunk_games, stored_own=None, **single):
     """Validate everything; return (params dict, boards list). Writes nothing.
@@ -257,12 +270,11 @@ def _resolve(agents, sizes, densities, mines, rules, mine_count, games, ci, min_
         seed=seed, games=games, ci=ci, min_games=min_games if ci else None,
         max_games=max_games if ci else None, chunk_games=chunk_games,
         ci_method=stats.CI_METHOD)
-    own = {a: (dict(stored_own[a]) if stored_own is not None
-               else dict(source=agent_info(a).source, digest=agent_info(a).digest,
-                         code=dict(agent_info(a).code)))
+    own = {a: (dict(stored_own[a]) if stored_own is not None else _own_agent(a))
            for a in agents if a not in AGENTS}
-    # users' agents: where each comes from, its code's digest (grow.py checks it) and what
-    # that digest covers (user.code_id: the agent's module and the user modules it imports)
+    # users' agents: where each comes from, its code's digest (grow.py checks it), what
+    # that digest covers (user.code_id: the agent's module and the user modules it
+    # imports) and its name attribute, if any (the label of figures and tables)
     if own:
         params["own_agents"] = own
     return params, boards

@@ -12,6 +12,7 @@ import pandas as pd
 
 from ..config import check_flag
 from .grid import member_name
+from .labels import agent_labels, recorded_names
 
 FIELDS = ("size", "density", "mines", "rules", "first_click", "first_cell", "agent",
           "mine_count")
@@ -57,8 +58,9 @@ def _latex_escape(s):
     return "".join(_LATEX.get(ch, ch) for ch in s)
 
 
-def _where(df, where):
-    """The rows whose fields have the given values (``mine_count``: true/false/yes/no)."""
+def _where(df, where, names=()):
+    """The rows whose fields have the given values (``mine_count``: true/false/yes/no;
+    ``agent``: its name or its label, ``names``: [{agent: label}, ...])."""
     if isinstance(where, str):
         pairs = [w.split("=", 1) for w in where.split(",") if w]
         bad = [w for w in pairs if len(w) != 2 or not w[1]]
@@ -74,9 +76,13 @@ def _where(df, where):
         if f == "mine_count" and isinstance(v, str):
             v = {"true": True, "yes": True, "1": True, "false": False, "no": False,
                  "0": False}.get(v.lower(), v)
+        if f == "agent":  # by its name or a label
+            v = next((a for n in names for a, t in n.items() if t == v), v)
         have = df[f].map(lambda x: f"{x:g}" if isinstance(x, float) else str(x))
         keep = have == (f"{v:g}" if isinstance(v, float) else str(v))
         if not keep.any():
+            if f == "agent" and names:
+                have = df[f].map(names[-1])
             raise ValueError(f"where: no row has {f}={v}; it has {', '.join(have.unique())}")
         df = df[keep]
     return df
@@ -95,7 +101,7 @@ def _default_field(df, taken, first, second):
 
 
 def table(summary, rows=None, cols=None, value="mean_score", ci=False,
-          fmt="markdown", digits=3, where=None) -> str:
+          fmt="markdown", digits=3, where=None, labels=None) -> str:
     """A pivot table of one summary column as text.
 
     ``summary``: a sweep's summary DataFrame, a :class:`SweepResult` or a sweep folder.
@@ -106,7 +112,11 @@ def table(summary, rows=None, cols=None, value="mean_score", ci=False,
     a field itself. ``value``: a numeric summary column; ``ci``: append the 95% interval
     (mean_score: ``± half-width``; win_rate: the Wilson interval's ends). ``where``:
     ``{field: value}`` (or ``"size=30x30,agent=basic,mine_count=yes"``) keeps only those
-    rows (before agents are named "+ total").
+    rows (before agents are named "+ total"; an agent by its name or its label).
+    ``labels``: ``{agent: label}`` or ``"AGENT=LABEL,..."``, the agents' names in the
+    table (by default a built-in agent's name, a user's agent's ``name`` attribute as
+    its folder (or ``SweepResult``) records it, else its import path shortened to
+    ``file.py:attr``: :mod:`fastsweep.sweep.labels`).
     Every cell must be one configuration; otherwise the error names the fields to add.
 
     >>> import pandas as pd
@@ -120,10 +130,22 @@ def table(summary, rows=None, cols=None, value="mean_score", ci=False,
     | 0.2 | 0.986 ± 0.002 | 0.987 ± 0.002 |
     | 0.3 | 0.897 ± 0.004 | 0.899 ± 0.004 |
     """
+    names = {}  # users' agents' recorded name attributes
     if not isinstance(summary, pd.DataFrame):
         from .summary import SweepResult, load
 
-        summary = (summary if isinstance(summary, SweepResult) else load(summary)).summary
+        if isinstance(summary, SweepResult):
+            names = recorded_names(summary.params)
+        else:  # a folder: the names params.json records (no agent's code imported for them)
+            import os
+
+            from .store import folder_arg, read_params
+
+            r = load(summary)
+            names = recorded_names(read_params(os.path.join(folder_arg(summary, "summary"),
+                                                            "params.json")))
+            summary = r
+        summary = summary.summary
     rows = None if rows is None else _fields(rows, "rows")
     cols = None if cols is None else _fields(cols, "cols")
     if rows is not None and cols is not None and set(rows) & set(cols):
@@ -143,7 +165,10 @@ def table(summary, rows=None, cols=None, value="mean_score", ci=False,
         raise ValueError(f"digits: must be an integer in 0..12, got {digits!r}")
     df = summary.copy()
     df["size"] = df.height.astype(str) + "x" + df.width.astype(str)
-    df = _where(df, where)
+    agents = list(dict.fromkeys(df.agent))
+    shown = [agent_labels(agents, names), agent_labels(agents, names, labels)]
+    df = _where(df, where, shown)
+    df["agent"] = df.agent.map(shown[-1])
     if rows is None:
         rows = _default_field(df, cols or [], "density", "agent")
     if cols is None:

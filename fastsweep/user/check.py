@@ -5,9 +5,17 @@ games for the same seed (twice, in any batch split, on 1 and 2 workers), no trut
 (each traced game replayed on a zeroed board gives the same moves), readable move
 reasons, and its time per move. :func:`batch_problems` is the batch check the built-in
 contract tests (``tests/test_agent_contract.py``) run too.
+
+A Numba agent is first played with its policy recompiled with bounds checks
+(:func:`fastsweep.user.bounds.bounds_checked`): compiled code does not check indices, so a
+policy that reads or writes past an array's end would corrupt memory or crash the
+process (a segfault) in the contract's runs; checked, it raises ``IndexError``, reported
+as one failure naming the agent, the game and the move, and the rest of the contract is
+not run.
 """
 from __future__ import annotations
 
+import dataclasses
 import time
 from typing import NamedTuple
 
@@ -132,6 +140,50 @@ def _case(name, size, mines, kw, games, seed, failures):
     return games, int(out[:, kg.OUT_MOVES].sum()), secs
 
 
+def _out_of_bounds(name, games, seed) -> str | None:
+    """A Numba agent's every case played with its policy bounds-checked (the first games
+    of each: as many as the contract plays): the failure line of the first index out of
+    bounds, or of a policy that does not compile (:class:`PolicyTypeError`: the contract's
+    runs would only repeat it), or None (also for other agents, and for other errors,
+    which the contract's own runs report)."""
+    from ..agents import USER_AGENTS
+    from ..kernels.agents.user import compile_loop
+    from ..options import make_config
+    from ..runner import play_chunk
+    from .bounds import bounds_checked
+    from .numba_player import NumbaAgent, NumbaPlayer, PolicyTypeError
+    from .python_player import AgentError
+
+    info = USER_AGENTS.get(name)
+    if info is None or not isinstance(info.player, NumbaPlayer):
+        return None
+    own = info.player.agent
+    checked = NumbaAgent(bounds_checked(own.policy), memory=own.memory, name=own.name)
+    checked._loop = compile_loop(checked.policy, "user_bounds")  # (this process only)
+    USER_AGENTS[name] = dataclasses.replace(info, player=NumbaPlayer(checked, name))
+    try:
+        for size, mines, kw in CASES:
+            try:
+                play_chunk(make_config(name, size, mines=mines, **kw), seed, 0, games,
+                           timing=False)
+            except PolicyTypeError as e:
+                return str(e)
+            except AgentError as e:
+                if not isinstance(e.__cause__, IndexError):
+                    return None
+                where = str(e).split(": raised ")[0]
+                return (f"{where}: its policy indexed an array out of bounds (IndexError: "
+                        f"{e.__cause__}; found with bounds checks on, which check_agent "
+                        "turns on: compiled without them, this reads or writes memory that "
+                        "is not the array's: wrong play, or a crash (segfault)); the rest "
+                        "of the contract was not run")
+            except Exception:
+                return None
+    finally:
+        USER_AGENTS[name] = info
+    return None
+
+
 def _blind_moves(cfg, seed, game, t):
     from ..agents import kernels_for
     from ..options import agent_params
@@ -149,7 +201,8 @@ def check_agent(agent, games: int = 20, seed: int = 0, workers: bool = True,
     """Run the agent contract on ``agent`` (a built-in name, an import path or an agent
     object) over small boards of both rules, told the mine total or not: ``games`` games
     a case; ``workers``: also check that a sweep on 1 and on 2 worker processes gives
-    the same numbers. Raises :class:`AgentCheckError` listing every failure (or returns
+    the same numbers. A Numba agent is played with bounds checks on first (see the
+    module's doc). Raises :class:`AgentCheckError` listing every failure (or returns
     the report with them if not ``raise_on_failure``).
 
     >>> import fastsweep
@@ -169,7 +222,11 @@ def check_agent(agent, games: int = 20, seed: int = 0, workers: bool = True,
     failures = []
     total_games = total_moves = 0
     secs = 0.0
-    for size, mines, kw in CASES:
+    oob = _out_of_bounds(name, games, seed)
+    if oob:  # (the contract's unchecked runs would read or write out of bounds too, or
+        # fail to compile in each case)
+        failures.append(oob)
+    for size, mines, kw in CASES if not failures else ():
         g, m, s = _case(name, size, mines, kw, games, seed, failures)
         total_games, total_moves, secs = total_games + g, total_moves + m, secs + s
     if workers and not failures:

@@ -15,9 +15,15 @@ on the view) are callable from it.
 """
 from __future__ import annotations
 
+import inspect
 import numbers
+import os
+import re
 
 import numpy as np
+from numba import config as numba_config
+from numba import types as nt
+from numba.core.errors import NumbaError
 
 from ..kernels.agents import user as ku
 from ..kernels.agents.family import MODE_BATCH, MODE_BLIND, MODE_TRACED
@@ -34,6 +40,73 @@ _NO_SECS = np.zeros(0, np.float64)
 _NO_BOARDS = np.zeros((2, 0, 0), np.int8)
 _NO_MOVES = np.zeros((0, 6), np.int32)
 _NO_FINAL = np.zeros((0, 0), np.int32)
+
+
+# the arguments a game gives a policy, as Numba types them; and how the messages say them
+POLICY_ARGS = (nt.Array(nt.int8, 2, "C"), nt.Array(nt.int64, 1, "C"),
+               nt.Array(nt.int64, 1, "C"), nt.Array(nt.int64, 1, "C"))
+SIGNATURE = ("policy(view: int8 (H, W), info: int64 (9,), order: int64 (H*W,), memory: "
+             "int64 (...)) -> int64 move code")
+MOVE_HINT = ("return fastsweep.reveal(cell), safe(cell) or flag(cell) of a flat cell index "
+             "(row * W + col)")
+
+
+class PolicyTypeError(AgentError, TypeError):
+    """Numba cannot compile a user's policy for the arguments a game gives it; the
+    message is one line naming the agent, the expected signature and what Numba inferred
+    (Numba's own message is the exception's cause)."""
+
+
+def _numba_summary(e, policy) -> str:
+    """The gist of Numba's typing error ``e``: its first line of substance, the signature
+    it tried, and where in the user's policy file (Numba's message runs to 100 lines)."""
+    text = re.sub(r"\x1b\[[0-9;]*m", "", str(e))  # (Numba's highlighting)
+    lines = [x.strip() for x in text.splitlines() if x.strip()]
+    body = [x for x in lines if not x.startswith(("Failed in ", "During: ", "File ", "<source",
+                                                   "^", "There are ", "- Of which"))]
+    what = body[0] if body else lines[0] if lines else type(e).__name__
+    tried = next((x[3:].strip() for x in lines if x.startswith(">>> ")), "")
+    if tried and tried not in what:
+        what = f"{what.rstrip(':')} {tried}"
+    src = getattr(getattr(policy, "py_func", None), "__code__", None)
+    at = ""
+    if src is not None:  # (Numba shows the file relative to the working folder)
+        base = os.path.basename(src.co_filename)
+        for m in re.finditer(r'File "([^"]+)", line (\d+)', text):
+            if os.path.basename(m.group(1)) == base:
+                at = f" (at {base}, line {m.group(2)})"
+                break
+    return what + at
+
+
+def policy_type_problem(policy, name) -> str | None:
+    """What is wrong with the types of Numba policy ``policy`` (agent ``name``), as one
+    line: the number of its arguments, the typing of its code for a game's arguments
+    (``POLICY_ARGS``), or its return type (an integer move code); None if nothing is.
+    Compiles the policy for those arguments (the game loop would)."""
+    py = policy.py_func
+    try:
+        params = list(inspect.signature(py).parameters.values())
+        inspect.signature(py).bind(*range(4))
+    except TypeError:
+        names = ", ".join(q.name for q in params)
+        return (f"agent {name!r}: its policy takes {len(params)} argument(s) ({names}); "
+                f"expected 4: {SIGNATURE}")
+    except ValueError:  # (no signature to read)
+        pass
+    try:
+        policy.compile(POLICY_ARGS)
+    except NumbaError as e:
+        return (f"agent {name!r}: Numba cannot compile its policy for a game's arguments, "
+                f"{SIGNATURE}: {_numba_summary(e, policy)}")
+    res = policy.overloads.get(POLICY_ARGS)
+    ret = res.signature.return_type if res is not None else None
+    if ret is not None and not isinstance(ret, nt.Integer):
+        pair = (" (a (row, col) pair is a Python agent's move)"
+                if isinstance(ret, nt.BaseTuple) else "")
+        return (f"agent {name!r}: its policy returns {ret}{pair}, as Numba infers it; "
+                f"expected {SIGNATURE}: {MOVE_HINT}")
+    return None
 
 
 class NumbaAgent:
@@ -57,7 +130,8 @@ class NumbaAgent:
     """
 
     def __init__(self, policy, memory: int = 4, name: str | None = None):
-        if not hasattr(policy, "py_func"):
+        if not hasattr(policy, "py_func") and not (numba_config.DISABLE_JIT
+                                                   and callable(policy)):
             raise TypeError(f"policy: expected a Numba @njit function, got "
                             f"{type(policy).__name__}")
         if (not isinstance(memory, numbers.Integral) or isinstance(memory, bool)
@@ -66,7 +140,7 @@ class NumbaAgent:
                              f"{memory!r}")
         self.policy = policy
         self.memory = int(memory)
-        self.name = name or policy.py_func.__name__
+        self.name = name or getattr(policy, "py_func", policy).__name__
         self._loop = None
         self._digest = None  # of its code and what it reaches (set with the loop)
 
@@ -83,6 +157,11 @@ class NumbaPlayer:
 
     def loop(self):
         a = self.agent
+        if numba_config.DISABLE_JIT:  # (its @njit is a plain function then: it imports)
+            raise AgentError(f"agent {self.name!r}: NUMBA_DISABLE_JIT is set, and "
+                             "fastsweep's engine needs Numba to play games: call your policy "
+                             "by itself to debug it (see the own-agent guide), and play it "
+                             "without NUMBA_DISABLE_JIT")
         if a._loop is None:
             a._digest = code_digest(a.policy)
             a._loop = ku.compile_loop(a.policy, "user", a._digest)
@@ -100,6 +179,12 @@ class NumbaPlayer:
                                 cached=self.agent._digest is not None):
                 made = loop(mode, params, fparams, layout, first_game, out, secs, boards,
                             moves, probs, final, info, memory, err)
+        except NumbaError as e:  # the loop did not compile: what of the policy is wrong
+            problem = policy_type_problem(self.agent.policy, self.name)
+            if problem is None:
+                raise AgentError(f"agent {self.name!r}: its game loop did not compile: "
+                                 f"{type(e).__name__}: {e}") from e
+            raise PolicyTypeError(problem) from e
         except Exception as e:
             raise AgentError(f"{_where(self.name, int(info[ku.I_GAME]), int(info[ku.I_MOVE]))}"
                              f": raised {type(e).__name__}: {e}") from e

@@ -5,7 +5,8 @@ from a reference member on the same games (:func:`comparison_table`,
 of the sweep has a single density.
 
 Encodings: a row per member (colour and marker = agent, open marker = told the mine
-total, as in every figure here); the x axes are the quantity and its interval.
+total, as in every figure here, and the agent's label: :class:`~fastsweep.viz.style.Looks`);
+the x axes are the quantity and its interval.
 """
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from .style import STYLE, WIDE, agent_style, member_key, member_label
+from matplotlib.font_manager import FontProperties
+
+from .style import STYLE, WIDE, Looks, break_lines, member_key, member_label, wrap_text
 
 BOARD = ["height", "width", "rules", "first_click", "first_cell", "density"]
 
@@ -24,24 +27,27 @@ def one_setting(summary) -> bool:
     return bool(len(summary)) and (summary.groupby(keys).density.nunique() == 1).all()
 
 
-def _reference(summary, reference):
+def _reference(summary, reference, looks):
     order = sorted({(a, bool(m)) for a, m in zip(summary.agent, summary.mine_count)},
-                   key=lambda p: member_key(*p))
+                   key=lambda p: member_key(*p, looks=looks))
     if reference is None:
         return order, order[0]
-    ref = [p for p in order if p[0] == reference]
+    agent = looks.find(reference)
+    ref = [p for p in order if p[0] == agent]
     if not ref:
         raise ValueError(f"reference: agent {reference!r} is not in this sweep; agents: "
-                         f"{', '.join(dict.fromkeys(a for a, _ in order))}")
+                         f"{', '.join(dict.fromkeys(looks.label(a) for a, _ in order))}")
     return order, ref[0]
 
 
-def comparison_table(summary, pairs, reference=None) -> pd.DataFrame:
+def comparison_table(summary, pairs, reference=None, labels=None) -> pd.DataFrame:
     """One row per board and member: games, win rate with its Wilson interval, mean score
     with its CI, and the paired differences from ``reference`` (an agent's name, default
     the first member; the same mine-total setting when it has both) on the same games:
     win rate and score, each with its 95% CI (NaN for the reference itself, and for a
-    win-rate difference from records older than per-game wins).
+    win-rate difference from records older than per-game wins). ``reference`` may be
+    given by the agent's label; ``labels`` (``{agent: label}``, ``"AGENT=LABEL,..."`` or
+    a :class:`~fastsweep.viz.style.Looks`) orders the rows as the figures' legends.
 
     >>> from fastsweep.sweep import sweep
     >>> r = sweep(["basic", "probability"], 8, mines=[10], games=200, quiet=True,
@@ -52,7 +58,8 @@ def comparison_table(summary, pairs, reference=None) -> pd.DataFrame:
     >>> bool(t.win_diff.iloc[1] > 0)  # probability wins more of the same games
     True
     """
-    order, (ra, rm) = _reference(summary, reference)
+    looks = Looks.of(summary.agent, labels)
+    order, (ra, rm) = _reference(summary, reference, looks)
     keys = [k for k in BOARD if k in summary]
     rows = []
     for a, m in order:
@@ -91,15 +98,25 @@ def _pair(pairs, s, ref, member, keys):
     return out
 
 
-def compare_figure(summary, pairs, reference=None):
+def compare_figure(summary, pairs, reference=None, labels=None):
     """Four panels for one board: win rate and mean score of each member (top), their
     paired differences from ``reference`` on the same games (bottom), each with its 95%
-    interval. A board's table (``summary`` and ``pairs`` of one board)."""
-    t = comparison_table(summary, pairs, reference)
+    interval. A board's table (``summary`` and ``pairs`` of one board). ``labels``: the
+    agents' names ({agent: label}, ``"AGENT=LABEL,..."`` or a Looks)."""
+    looks = Looks.of(summary.agent, labels)
+    t = comparison_table(summary, pairs, reference, looks)
+    names = [looks.member_label(a, m) for a, m in zip(t.agent, t.mine_count)]
     n = len(t)
     with plt.rc_context(STYLE):
         fig, axes = plt.subplots(2, 2, figsize=(WIDE, 1.9 + 0.32 * n), sharey=True,
                                  layout="constrained")
+        # a long label takes lines of at most a quarter of the width (the panels keep theirs)
+        prop = FontProperties(size=STYLE["ytick.labelsize"])
+        names = [break_lines(t, fig.bbox.width / 4, fig.canvas.get_renderer(), prop)
+                 for t in names]
+        lines = max(t.count("\n") + 1 for t in names)
+        if lines > 1:  # rows tall enough for them
+            fig.set_figheight(1.9 + n * max(0.32, 0.22 * lines + 0.1))  # (2 panels high)
         y = np.arange(n)[::-1]
         panels = [(axes[0, 0], "win_rate", "win_low", "win_high", "Win rate (95% Wilson interval)"),
                   (axes[0, 1], "mean_score", "ci_low", "ci_high", "Mean score (95% CI)"),
@@ -111,7 +128,7 @@ def compare_figure(summary, pairs, reference=None):
             for yi, (_, r) in zip(y, t.iterrows()):
                 if pd.isna(r[col]):
                     continue
-                c, mk = agent_style(r.agent)
+                c, mk = looks.style(r.agent)
                 ax.errorbar(r[col], yi, xerr=[[r[col] - r[lo]], [r[hi] - r[col]]], fmt=mk,
                             color=c, mfc="none" if r.mine_count else c, ms=4, capsize=2,
                             lw=1)
@@ -124,10 +141,13 @@ def compare_figure(summary, pairs, reference=None):
                                 color="0.3")
             ax.set_title(title)
             ax.grid(axis="x")
-        axes[0, 0].set_yticks(y, [member_label(a, m) for a, m in zip(t.agent, t.mine_count)])
-        axes[1, 0].set_yticks(y, [member_label(a, m) for a, m in zip(t.agent, t.mine_count)])
+        axes[0, 0].set_yticks(y, names)
+        axes[1, 0].set_yticks(y, names)
         s = summary.iloc[0]
-        fig.suptitle(f"{s.height}x{s.width}, {s.mines} mines ({s.density:g}), {s.rules} rules: "
-                     f"{int(t.games.min()):,} games each,\nthe same boards for every member; "
-                     f"reference: {t.reference.iloc[0]}")
+        ra = _reference(summary, reference, looks)[1][0]  # (t.reference: by agent name)
+        rm = t.reference.iloc[0] == member_label(ra, True)
+        head = (f"{s.height}x{s.width}, {s.mines} mines ({s.density:g}), {s.rules} rules: "
+                f"{int(t.games.min()):,} games each,")
+        tail = f"the same boards for every member; reference: {looks.member_label(ra, rm)}"
+        fig.suptitle("\n".join([head] + wrap_text(fig, tail, STYLE["figure.titlesize"])))
     return fig

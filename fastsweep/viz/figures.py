@@ -7,7 +7,9 @@ with one board gives one panel, one column (3.4 in) wide. A table with several b
 (sizes or rules) gives one faceted figure, one panel per board on shared axes, two
 columns (7 in) wide, and one single-panel figure per board (file suffix ``_HxW_rules``).
 The encodings (colour and marker = agent, dashed line and open marker = mine total
-known, legend below the panels) are those of :mod:`fastsweep.viz.style`.
+known, legend below the panels) are those of :mod:`fastsweep.viz.style`. ``labels``
+(every function here) renames agents in the legends and titles: ``{agent: label}`` or
+``"AGENT=LABEL,..."`` (see :mod:`fastsweep.sweep.labels` for the default labels).
 """
 from __future__ import annotations
 
@@ -20,18 +22,57 @@ import pandas as pd
 
 from .compare import compare_figure, comparison_table, one_setting
 from .style import (
-    BAND_ALPHA, FORMATS, STYLE, agent_style, finish, label_axes, line_kw, members, panels,
-    save,
+    BAND_ALPHA, FORMATS, STYLE, Looks, agent_style, finish, label_axes, line_kw, members,
+    panels, save,
 )
 
 __all__ = ["KINDS", "FORMATS", "agent_style", "win_cut", "score_figure", "diff_figure",
-           "time_figure", "plot_score", "plot_diff", "plot_time", "plot_results"]
+           "time_figure", "plot_score", "plot_diff", "plot_time", "plot_results",
+           "sweep_looks"]
 
 KINDS = ("score", "diff", "win", "time")
 BOARD_KEYS = ["height", "width", "rules", "first_click", "first_cell"]
 DENSITY = "Mine density (fraction of cells)"
 SCORE = ("mean_score", "ci_low", "ci_high", "Score (mines flagged / mines)", "95% CI")
 WIN = ("win_rate", "win_low", "win_high", "Win rate (no detonation)", "95% Wilson interval")
+
+
+def sweep_looks(results, labels=None) -> Looks:
+    """The :class:`~fastsweep.viz.style.Looks` of a sweep's agents (``results``: a
+    :class:`~fastsweep.sweep.SweepResult` or a sweep folder), in its agents' order: users'
+    agents labelled by the ``name`` its parameters (a folder's ``params.json``) record
+    for them (their code is not imported for it), else by their import paths shortened
+    to ``file.py:attr``; ``labels`` overrides. Every figure drawn with it draws each
+    agent alike.
+
+    >>> looks = sweep_looks("results/headline")  # doctest: +SKIP
+    >>> fig = score_figure(summary_of_some_agents, labels=looks)  # doctest: +SKIP
+    """
+    from ..sweep.labels import recorded_names
+    from ..sweep.store import folder_arg, read_params
+    from ..sweep.summary import SweepResult
+
+    if isinstance(labels, Looks):
+        return labels
+    if isinstance(results, SweepResult):
+        params = results.params
+    else:
+        params = read_params(os.path.join(folder_arg(results, "results"), "params.json"))
+    return Looks([a for a, _ in params["members"]], recorded_names(params), labels)
+
+
+def _source(data, what, labels):
+    """(table, Looks) of ``data``: a DataFrame (its agents' default labels), or a
+    SweepResult or sweep folder (``what``: its "summary" or "pairs"; its recorded
+    names)."""
+    if isinstance(data, pd.DataFrame):
+        agents = (data.agent if what == "summary" else
+                  _pair_agents(data))
+        return data, Looks.of(agents, labels)
+    from ..sweep.summary import SweepResult, load
+
+    r = data if isinstance(data, SweepResult) else load(data)
+    return getattr(r, what), sweep_looks(data, labels)
 
 
 def _groups(df, keys):
@@ -71,21 +112,21 @@ def _suffix(key, varying):
     return s + "".join(f"_{key[k]}" for k in ("first_click", "first_cell") if k in varying)
 
 
-def _draw(ax, g, x, y, lo=None, hi=None):
+def _draw(ax, g, x, y, lo, hi, looks):
     """One curve (and band) per member of ``g``; returns the bands drawn."""
     bands = []
-    for agent, mc in members(g):
+    for agent, mc in members(g, looks=looks):
         h = g[(g.agent == agent) & (g.mine_count == mc)].sort_values(x)
-        ax.plot(h[x], h[y], **line_kw(agent, mc))
+        ax.plot(h[x], h[y], **line_kw(agent, mc, looks))
         if lo is not None:
-            ax.fill_between(h[x], h[lo], h[hi], color=agent_style(agent)[0], alpha=BAND_ALPHA,
+            ax.fill_between(h[x], h[lo], h[hi], color=looks.style(agent)[0], alpha=BAND_ALPHA,
                             lw=0)
             bands.append((ax, h[x], h[lo], h[hi]))
     return bands
 
 
 def _faceted(df, keys, x, y, lo, hi, what, title, xlabel, ylabel, notes=(), ylim=None,
-             zero_line=False):
+             zero_line=False, looks=None, short_ylabel=None):
     if df.empty:
         raise ValueError(f"results: nothing to plot for {title.lower()!r} (no rows)")
     groups = _groups(df, keys)
@@ -94,7 +135,7 @@ def _faceted(df, keys, x, y, lo, hi, what, title, xlabel, ylabel, notes=(), ylim
         fig, axes = panels(len(groups))
         bands = []
         for ax, (_, g), t in zip(axes, groups, panel_titles):
-            bands += _draw(ax, g, x, y, lo, hi)
+            bands += _draw(ax, g, x, y, lo, hi, looks)
             if zero_line:
                 ax.axhline(0, color="0.3", lw=0.6, zorder=1)
             if t:
@@ -102,8 +143,25 @@ def _faceted(df, keys, x, y, lo, hi, what, title, xlabel, ylabel, notes=(), ylim
         if ylim:
             axes[0].set_ylim(*ylim)
         label_axes(axes, xlabel, ylabel)
-        finish(fig, axes, title, common, notes, bands, what)
+        finish(fig, axes, title, common, notes, bands, what, looks)
+        if short_ylabel and _sticks_out(fig, [ax.yaxis.label for ax in axes]):
+            label_axes(axes, xlabel, short_ylabel)  # (a long reference label)
     return fig
+
+
+def _sticks_out(fig, texts):
+    """Whether any of ``texts`` reaches past the figure's edges or into its title or
+    legend (laid out first)."""
+    fig.draw_without_rendering()
+    box = fig.bbox
+    others = [a.get_window_extent() for a in [fig._suptitle, *fig.legends] if a is not None]
+    for t in texts:
+        if not t.get_text():
+            continue
+        e = t.get_window_extent()
+        if e.y0 < box.y0 or e.y1 > box.y1 or any(e.overlaps(o) for o in others):
+            return True
+    return False
 
 
 def win_cut(summary):
@@ -135,31 +193,40 @@ def win_cut(summary):
     return summary[summary.density.isin(keep)], "; ".join(notes)
 
 
-def score_figure(summary, kind="score"):
+def score_figure(summary, kind="score", labels=None):
     """Mean score (``kind="score"``) or win rate (``"win"``) vs mine density with shaded 95%
     intervals; one panel per board. The win rate's axis stops past the densities where it
-    varies (:func:`win_cut`), and the figure says so.
+    varies (:func:`win_cut`), and the figure says so. ``summary``: a sweep's summary
+    DataFrame, its SweepResult or its folder (whose recorded names label users' agents);
+    ``labels``: the agents' names in the legend (see the module's doc).
 
     >>> fig = score_figure(pd.read_csv("results/headline/summary.csv"))  # doctest: +SKIP
     """
+    summary, looks = _source(summary, "summary", labels)
     y, lo, hi, ylabel, what = SCORE if kind == "score" else WIN
     rows, cut = win_cut(summary) if kind == "win" else (summary, "")
     title = "Mean score" if kind == "score" else "Win rate"
     keys = [k for k in BOARD_KEYS if k in rows]
     return _faceted(rows, keys, "density", y, lo, hi, what, title, DENSITY, ylabel, [cut],
-                    ylim=(-0.02, 1.02))
+                    ylim=(-0.02, 1.02), looks=looks)
 
 
-def _reference_pairs(pairs, reference):
+def _pair_agents(pairs):
+    return list(dict.fromkeys(list(pairs.agent_a) + list(pairs.agent_b)))
+
+
+def _reference_pairs(pairs, reference, looks=None):
     """(rows, title, y label): rows 'agent minus reference' (sign flipped where the
     reference is listed second), at equal mine_count, or against the reference's only
     setting when it has one (the basic agent without the mine total); with a single
-    agent, the effect of the mine total."""
-    agents = list(dict.fromkeys(list(pairs.agent_a) + list(pairs.agent_b)))
-    ref = reference or agents[0]
+    agent, the effect of the mine total. ``reference``: an agent's name or its label."""
+    agents = _pair_agents(pairs)
+    looks = looks or Looks(agents)
+    ref = agents[0] if reference is None else looks.find(reference)
     if ref not in agents:
-        raise ValueError(f"reference: agent {ref!r} is not in this sweep; agents: "
-                         f"{', '.join(agents)}")
+        raise ValueError(f"reference: agent {reference!r} is not in this sweep; agents: "
+                         f"{', '.join(looks.label(a) for a in agents)}")
+    name = looks.label(ref)
     ref_mcs = set(pairs.mine_count_a[pairs.agent_a == ref]) | set(
         pairs.mine_count_b[pairs.agent_b == ref])
     a = pairs[(pairs.agent_a == ref) & (pairs.agent_b != ref)].copy()
@@ -172,9 +239,10 @@ def _reference_pairs(pairs, reference):
     if len(ref_mcs) > 1:
         rows = rows[rows.mine_count_a == rows.mine_count_b]
     if len(rows):  # the title names what was subtracted
-        vs = (f"{ref} (same mine-total setting)" if len(ref_mcs) > 1 else
-              f"{ref} + mine total" if True in ref_mcs else f"{ref} (no mine total)")
-        return rows, f"Score difference vs {vs}, same games", f"Score difference vs {ref} (paired)"
+        vs = (f"{name} (same mine-total setting)" if len(ref_mcs) > 1 else
+              f"{name} + mine total" if True in ref_mcs else f"{name} (no mine total)")
+        return (rows, f"Score difference vs {vs}, same games",
+                f"Score difference vs {name} (paired)")
     mc = pairs[(pairs.agent_a == pairs.agent_b) & (pairs.agent_a == ref)
                & (pairs.mine_count_a != pairs.mine_count_b)].copy()
     if mc.mine_count_a.any():
@@ -184,27 +252,34 @@ def _reference_pairs(pairs, reference):
             "Score gain from the mine total (paired)")
 
 
-def diff_figure(pairs, reference=None):
+def diff_figure(pairs, reference=None, labels=None):
     """Paired difference of mean score (each agent minus ``reference``, default the first
     agent, on the same games) vs density with its 95% CI; one panel per board. None when
-    the sweep has no such pairs."""
-    rows, title, ylabel = _reference_pairs(pairs, reference)
+    the sweep has no such pairs. ``pairs``: a sweep's pairs DataFrame, its SweepResult or
+    its folder; ``reference``: an agent's name or its label; ``labels``: the agents'
+    names in the legend (see the module's doc)."""
+    pairs, looks = _source(pairs, "pairs", labels)
+    rows, title, ylabel = _reference_pairs(pairs, reference, looks)
     if rows.empty:
         return None
     rows = rows.rename(columns={"agent_b": "agent", "mine_count_b": "mine_count"})
     keys = [k for k in BOARD_KEYS if k in rows]
     return _faceted(rows, keys, "density", "mean_diff", "ci_low", "ci_high", "95% CI", title,
-                    DENSITY, ylabel, zero_line=True)
+                    DENSITY, ylabel, zero_line=True, looks=looks,
+                    short_ylabel=ylabel.split(" vs ")[0] + " (paired)")
 
 
-def time_figure(table):
+def time_figure(table, labels=None):
     """Microseconds per game on log axes, against board size (cells) with one panel per
     density when the table has at least as many sizes as densities (as the profile does),
     otherwise against density with one panel per board. Every point is one measured
-    configuration (nothing averaged).
+    configuration (nothing averaged). ``table``: a profile or summary DataFrame, or a
+    SweepResult or sweep folder; ``labels``: the agents' names in the legend (see the
+    module's doc).
 
     >>> fig = time_figure(pd.read_csv("results/profile/profile.csv"))  # doctest: +SKIP
     """
+    table, looks = _source(table, "summary", labels)
     t = table.dropna(subset=["us_per_game"]).copy()
     t["cells"] = t.height * t.width
     by_size = t.cells.nunique() > 1 and t.cells.nunique() >= t.density.nunique()
@@ -218,7 +293,7 @@ def time_figure(table):
     notes = [f"games per point: {t.games.min():,}\u2013{t.games.max():,}" if "games" in t else "",
              f"{skipped} configuration(s) not measured (too slow)" if skipped else ""]
     fig = _faceted(t, keys, x, "us_per_game", None, None, "", "Time per game, one core",
-                   xlabel, "Time per game (\u00b5s)", notes)
+                   xlabel, "Time per game (\u00b5s)", notes, looks=looks)
     plain = ticker.FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:g}")
     with plt.rc_context(STYLE):
         for ax in fig.axes:
@@ -250,27 +325,29 @@ def _write(make, df, base, formats):
     return files
 
 
-def plot_score(summary, base, formats=("pdf", "png"), kind="score"):
+def plot_score(summary, base, formats=("pdf", "png"), kind="score", labels=None):
     """Write :func:`score_figure` (and one per board); returns the files written.
 
     >>> plot_score(load("results/headline").summary, "fig_score")  # doctest: +SKIP
     ['fig_score.pdf', 'fig_score.png']
     """
-    return _write(lambda d: score_figure(d, kind), summary, base, formats)
+    summary, looks = _source(summary, "summary", labels)  # (alike in every board's figure)
+    return _write(lambda d: score_figure(d, kind, looks), summary, base, formats)
 
 
-def plot_diff(pairs, base, formats=("pdf", "png"), reference=None):
+def plot_diff(pairs, base, formats=("pdf", "png"), reference=None, labels=None):
     """Write :func:`diff_figure` (and one per board); returns the files written."""
-    _reference_pairs(pairs, reference)  # a bad reference is an error even without rows
-    return _write(lambda d: diff_figure(d, reference), pairs, base, formats)
+    pairs, looks = _source(pairs, "pairs", labels)
+    _reference_pairs(pairs, reference, looks)  # a bad reference is an error even without rows
+    return _write(lambda d: diff_figure(d, reference, looks), pairs, base, formats)
 
 
-def plot_time(table, base, formats=("pdf", "png")):
+def plot_time(table, base, formats=("pdf", "png"), labels=None):
     """Write :func:`time_figure` (one figure: board size is an axis or the panels)."""
-    return save(time_figure(table), base, formats)
+    return save(time_figure(table, labels), base, formats)
 
 
-def _check_plot_args(summary, kinds, formats, out, reference):
+def _check_plot_args(summary, kinds, formats, out, reference, looks):
     """ValueError naming the argument: a kind or format not drawn (they were skipped in
     silence), a reference agent not in the sweep (it was ignored unless a figure used it),
     an ``out`` that is a file (os.makedirs' "[Errno 17] File exists"). Returns the kinds
@@ -284,9 +361,9 @@ def _check_plot_args(summary, kinds, formats, out, reference):
                              f"{', '.join(allowed)}")
         lists.append(vals)
     agents = list(dict.fromkeys(summary.agent))
-    if reference is not None and reference not in agents:
+    if reference is not None and looks.find(reference) not in agents:
         raise ValueError(f"reference: agent {reference!r} is not in this sweep; agents: "
-                         f"{', '.join(map(str, agents))}")
+                         f"{', '.join(looks.label(a) for a in agents)}")
     if out is not None and not isinstance(out, (str, os.PathLike)):
         raise ValueError(f"out: expected a folder name for the figures, got {out!r}")
     if out and os.path.exists(out) and not os.path.isdir(out):
@@ -295,13 +372,18 @@ def _check_plot_args(summary, kinds, formats, out, reference):
     return lists
 
 
-def plot_results(results, kinds=KINDS, formats=("pdf", "png"), out=None, reference=None):
+def plot_results(results, kinds=KINDS, formats=("pdf", "png"), out=None, reference=None,
+                 labels=None):
     """Every requested figure of a sweep folder into ``out`` (default: the folder itself):
     ``fig_<kind>`` for the whole sweep and, with several boards, ``fig_<kind>_HxW_rules``
     for each (not for ``time``). A sweep with one density a board (agents compared at one
     setting) also gets ``fig_compare`` and its table ``compare.csv``
     (:mod:`fastsweep.viz.compare`: win rates, scores and paired differences from
-    ``reference``).
+    ``reference``, an agent's name or its label). ``labels``: ``{agent: label}`` or
+    ``"AGENT=LABEL,..."``, the agents' names in every figure (by default a built-in
+    agent's name, a user's agent's ``name`` attribute as the folder recorded it, else its
+    import path shortened to ``file.py:attr``); every agent keeps one colour and marker
+    in all the folder's figures.
 
     >>> plot_results("results/headline", kinds=["score"])  # doctest: +SKIP
     ['results/headline/fig_score.pdf', 'results/headline/fig_score.png']
@@ -314,21 +396,23 @@ def plot_results(results, kinds=KINDS, formats=("pdf", "png"), out=None, referen
     # summary.csv left by an interrupted growth is stale), else its checked summaries
     r = load(results)
     summary, pairs = r.summary, r.pairs
+    # one look per agent for every figure of the folder, in the folder's agent order
+    looks = sweep_looks(results, labels)
     if "diff" in kinds and len(pairs):
-        _reference_pairs(pairs, reference)  # a bad reference fails before any file is written
-    # (before any file is written)
-    kinds, formats = _check_plot_args(summary, kinds, formats, out, reference)
+        # a bad reference fails before any file is written
+        _reference_pairs(pairs, reference, looks)
+    kinds, formats = _check_plot_args(summary, kinds, formats, out, reference, looks)
     out = out or results
     os.makedirs(out, exist_ok=True)
     files = []
     for k in kinds:
         base = os.path.join(out, f"fig_{k}")
         if k in ("score", "win"):
-            files += plot_score(summary, base, formats, kind=k)
+            files += plot_score(summary, base, formats, kind=k, labels=looks)
         elif k == "diff" and len(pairs):
-            files += plot_diff(pairs, base, formats, reference)
+            files += plot_diff(pairs, base, formats, reference, looks)
         elif k == "time":
-            files += plot_time(summary, base, formats)
+            files += plot_time(summary, base, formats, looks)
     if one_setting(summary) and summary.agent.nunique() + summary.mine_count.nunique() > 2:
         # agents compared at one setting: their own figure (a density axis would be empty)
         keys = [k for k in BOARD_KEYS if k in summary]
@@ -342,9 +426,10 @@ def plot_results(results, kinds=KINDS, formats=("pdf", "png"), out=None, referen
                     at &= pairs[k].to_numpy() == v
                 gp = pairs[at]
             suffix = "" if len(groups) == 1 else _suffix(key, varying)
-            files += save(compare_figure(g, gp, reference),
+            files += save(compare_figure(g, gp, reference, looks),
                           os.path.join(out, "fig_compare" + suffix), formats)
         path = os.path.join(out, "compare.csv")  # the figure's numbers, every board
-        comparison_table(summary, pairs, reference).to_csv(path, index=False)
+        comparison_table(summary, pairs, looks.find(reference) if reference else None
+                         ).to_csv(path, index=False)
         files.append(path)
     return files

@@ -3,7 +3,12 @@
 One encoding per meaning, in every figure:
 
 * colour and marker shape: the agent (Okabe-Ito colours, fixed by the agent's place in
-  the registry; the marker keeps agents apart in greyscale);
+  the registry; the marker keeps agents apart in greyscale). Users' agents take the
+  places after the registry's, in the order of their folder (:class:`Looks`): every
+  member of a figure has its own colour and marker, the same in every figure of a folder;
+* the label: a built-in agent's name, a user's agent's ``name`` or its import path
+  shortened (``mine.py:Mine``), or the user's own (``labels=``; see
+  :mod:`fastsweep.sweep.labels`);
 * line style and marker fill: solid line, filled marker = the agent is not told the mine
   total; dashed line, open (larger) marker = it is told. An open marker is drawn hollow
   and larger, so where both settings give the same value the filled marker shows inside
@@ -17,6 +22,8 @@ narrower than the lines that cover them.
 """
 from __future__ import annotations
 
+import re
+
 import matplotlib
 
 matplotlib.use("Agg")  # files only: no display needed, same output everywhere
@@ -25,18 +32,23 @@ from matplotlib.font_manager import FontProperties  # noqa: E402
 import numpy as np  # noqa: E402
 
 from ..agents import AGENTS  # noqa: E402
+from ..sweep.labels import agent_labels  # noqa: E402
 
 FORMATS = ("pdf", "png", "svg")
 WIDTH = 3.4  # inches: one column of a two-column paper
 WIDE = 7.0  # inches: both columns, for figures with several panels
 HEIGHT = 3.0  # inches, one panel with its title lines and the legend below it
 ROW_HEIGHT = 1.9  # inches per row of panels in a faceted figure
-# Okabe-Ito, then Tol's muted colours: 12 agents before a colour repeats
+# Okabe-Ito, then Tol's muted colours: the 12 built-in agents' (by registry place), then
+# the rest of Tol's muted for users' agents: 17 places before a colour repeats and 255
+# before a (colour, marker) pair does
 COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
-           "#882255", "#44AA99", "#999933", "#AA4499", "#661100"]
-MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*", "h", "<", ">", "p"]
+           "#882255", "#44AA99", "#999933", "#AA4499", "#661100",
+           "#332288", "#CC6677", "#DDCC77", "#117733", "#88CCEE"]
+MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*", "h", "<", ">", "p", "d", "H", "8"]
 LINEWIDTH = 1.0  # points
 BAND_ALPHA = 0.15
+LEGEND_ROWS = 3  # the legend's rows that the figure sizes above allow for
 VISIBLE_BAND = 2.0  # points: a band this tall shows 0.5 pt on each side of a 1 pt line
 STYLE = {
     "font.size": 8, "axes.labelsize": 8, "axes.titlesize": 7.5, "legend.fontsize": 6.5,
@@ -48,28 +60,109 @@ STYLE = {
 }
 
 
+def _place_style(i):
+    return COLOURS[i % len(COLOURS)], MARKERS[i % len(MARKERS)]
+
+
 def agent_style(agent):
-    """(colour, marker) of an agent: fixed by its place in the registry, so it is the same
-    in every figure and every run.
+    """(colour, marker) of a built-in agent: fixed by its place in the registry, so it is
+    the same in every figure and every run. Any other name gets the first place after
+    the registry's (a figure with several users' agents places them: :class:`Looks`).
 
     >>> agent_style("basic")
     ('#0072B2', 'o')
     """
     names = list(AGENTS)
-    i = names.index(agent) if agent in names else len(names) + sum(map(ord, agent))
-    return COLOURS[i % len(COLOURS)], MARKERS[i % len(MARKERS)]
+    return _place_style(names.index(agent) if agent in names else len(names))
 
 
-def member_key(agent, mine_count):
-    """Sort key of a curve: registry order, then without the mine total before with it."""
+class Looks:
+    """The colour, marker and label of each agent of a folder (or of a table), so that
+    every figure of it draws an agent alike: a built-in agent keeps its registry place's
+    look and its name; users' agents take the places after the registry's in the order
+    given (each a colour and marker no other agent here has) and their labels from
+    :func:`fastsweep.sweep.labels.agent_labels` (``names``: their recorded ``name``
+    attributes; ``labels``: the user's overrides). Legend order: built-in agents in
+    registry order, then users' agents in the order given.
+
+    >>> lk = Looks(["probability", "/home/u/mine.py:Mine", "basic"])
+    >>> lk.label("/home/u/mine.py:Mine"), lk.style("/home/u/mine.py:Mine")
+    ('mine.py:Mine', ('#332288', 'd'))
+    >>> lk.member_label("basic", True), lk.order
+    ('basic + mine total', ['basic', 'probability', '/home/u/mine.py:Mine'])
+    """
+
+    def __init__(self, agents=(), names=None, labels=None):
+        reg = list(AGENTS)
+        agents = [str(a) for a in dict.fromkeys(agents)]
+        own = [a for a in agents if a not in AGENTS]
+        self.order = sorted((a for a in agents if a in AGENTS), key=reg.index) + own
+        self.places = {a: reg.index(a) if a in AGENTS else len(reg) + own.index(a)
+                       for a in agents}
+        self.labels = agent_labels(agents, names, labels)
+        self.default = agent_labels(agents, names) if labels else self.labels
+        self._members = {}  # legend text -> (agent, mine_count)
+        for a in agents:
+            for mc in (False, True):
+                self._members[self.member_label(a, mc)] = (a, mc)
+
+    @classmethod
+    def of(cls, agents, labels=None):
+        """``labels`` when it is a Looks already, else the Looks of ``agents`` (names
+        from a table's columns) with ``labels`` ({agent: label} or ``"AGENT=LABEL,..."``)
+        as the overrides."""
+        if isinstance(labels, Looks):
+            return labels
+        return cls(agents, labels=labels)
+
+    def style(self, agent):
+        """(colour, marker) of ``agent``."""
+        i = self.places.get(agent)
+        return agent_style(agent) if i is None else _place_style(i)
+
+    def label(self, agent):
+        """What ``agent`` is called in the figure."""
+        return self.labels.get(agent, str(agent))
+
+    def member_label(self, agent, mine_count):
+        """``label`` or ``label + mine total`` (the agent is told the number of mines)."""
+        return member_label(self.label(agent), mine_count)
+
+    def member_of(self, text):
+        """The (agent, mine_count) a legend text names."""
+        hit = self._members.get(text)
+        if hit is None:
+            agent, plus, _ = text.partition(" + mine total")
+            hit = agent, bool(plus)
+        return hit
+
+    def find(self, name):
+        """The agent that ``name`` is (an agent's registry name, its label or its label
+        before the user's overrides), or None."""
+        if name in self.places:
+            return name
+        return next((a for shown in (self.labels, self.default)
+                     for a, t in shown.items() if t == name), None)
+
+    def key(self, agent, mine_count):
+        """Sort key of a curve: legend order, then without the mine total before with it."""
+        i = self.order.index(agent) if agent in self.order else len(self.order)
+        return (i, member_key(agent, False), bool(mine_count))
+
+
+def member_key(agent, mine_count, looks=None):
+    """Sort key of a curve: registry order (``looks``: its legend order), then without
+    the mine total before with it."""
+    if looks is not None:
+        return looks.key(agent, mine_count)
     names = list(AGENTS)
     return (names.index(agent) if agent in names else len(names), agent, bool(mine_count))
 
 
-def members(df, agent="agent", mine_count="mine_count"):
+def members(df, agent="agent", mine_count="mine_count", looks=None):
     """The (agent, mine_count) pairs of a table in legend order (see :func:`member_key`)."""
     pairs = {(a, bool(m)) for a, m in zip(df[agent], df[mine_count])}
-    return sorted(pairs, key=lambda p: member_key(*p))
+    return sorted(pairs, key=lambda p: member_key(*p, looks=looks))
 
 
 def member_label(agent, mine_count):
@@ -77,13 +170,15 @@ def member_label(agent, mine_count):
     return f"{agent} + mine total" if mine_count else agent
 
 
-def line_kw(agent, mine_count):
+def line_kw(agent, mine_count, looks=None):
     """Keyword arguments of ``ax.plot`` for one curve (see the module docstring)."""
-    c, m = agent_style(agent)
+    c, m = agent_style(agent) if looks is None else looks.style(agent)
+    label = member_label(agent, mine_count) if looks is None else looks.member_label(
+        agent, mine_count)
     if mine_count:  # hollow and larger, drawn on top: a filled twin shows inside it
         return dict(color=c, marker=m, ls="--", mfc="none", ms=5.5, mew=0.8, zorder=3,
-                    label=member_label(agent, mine_count))
-    return dict(color=c, marker=m, ls="-", ms=3, zorder=2, label=member_label(agent, mine_count))
+                    label=label)
+    return dict(color=c, marker=m, ls="-", ms=3, zorder=2, label=label)
 
 
 def panels(n, width=None):
@@ -114,35 +209,85 @@ def label_axes(axes, xlabel, ylabel):
             ax.set_ylabel(ylabel)
 
 
-def legend_below(fig, axes):
+def legend_below(fig, axes, looks=None):
     """One legend for the whole figure, below the panels, laid out as a grid: one line per
-    agent (registry order) and one per mine-total setting, with a blank where an agent
-    was not played with that setting. A one-column figure puts the agents in rows and
-    the settings in columns (no total on the left); a wide figure turns it round (agents
-    in columns) when the agents fit in one row."""
+    agent (legend order, see :func:`member_key`) and one per mine-total setting, with a
+    blank where an agent was not played with that setting. A one-column figure puts the
+    agents in rows and the settings in columns (no total on the left); a wide figure turns
+    it round (agents in columns) when the agents fit in one row. A legend wider than the
+    figure takes fewer columns, down to one, and then breaks its longest labels into
+    lines: it never runs off the figure (``looks``: the agents' :class:`Looks`)."""
+    looks = looks or Looks()
     seen = {}
     for ax in axes:
         for h, lab in zip(*ax.get_legend_handles_labels()):
-            seen.setdefault(_parse_label(lab), h)
-    agents = sorted({a for a, _ in seen}, key=lambda a: member_key(a, False))
+            seen.setdefault(looks.member_of(lab), h)
+    agents = sorted({a for a, _ in seen}, key=lambda a: member_key(a, False, looks))
     settings = sorted({m for _, m in seen})
     blank = plt.Line2D([], [], alpha=0)
     wide = len(axes) > 1 and len(agents) <= 4
+    by_agent = [(a, m) for a in agents for m in settings]  # each agent, then its total
+    layouts = []  # (cells, columns), in order of preference
     if len(settings) == 1:  # nothing to pair: agents in reading order
-        cells, ncol = [(a, settings[0]) for a in agents], len(agents) if wide else 2
+        layouts += [(by_agent, n) for n in (len(agents) if wide else 2, 2, 1)]
     elif wide:  # columns are filled first: a column per agent
-        cells, ncol = [(a, m) for a in agents for m in settings], len(agents)
-    else:  # a column per setting
-        cells, ncol = [(a, m) for m in settings for a in agents], len(settings)
-    handles = [seen.get(c, blank) for c in cells]
-    labels = [member_label(*c) if c in seen else "" for c in cells]
-    return fig.legend(handles, labels, loc="outside lower center", ncol=min(ncol, len(cells)),
+        layouts.append((by_agent, len(agents)))
+    if len(settings) > 1:  # a column per setting, or one column: an agent, then its total
+        layouts += [([(a, m) for m in settings for a in agents], len(settings)),
+                    ([c for c in by_agent if c in seen], 1)]
+    room = fig.bbox.width * 0.98
+    renderer = fig.canvas.get_renderer()
+    for cells, ncol in layouts:  # the last is one column
+        labels = [looks.member_label(*c) if c in seen else "" for c in cells]
+        legend = _legend(fig, [seen.get(c, blank) for c in cells], labels,
+                         max(1, min(ncol, len(cells))))
+        wide_by = legend.get_window_extent(renderer).width - room
+        if wide_by <= 0:
+            return legend
+        legend.remove()
+    texts = [t for t in legend.get_texts() if t.get_text()]
+    longest = max(t.get_window_extent(renderer).width for t in texts)
+    prop = texts[0].get_fontproperties()
+    labels = [break_lines(t, longest - wide_by, renderer, prop) for t in labels]
+    return _legend(fig, [seen.get(c, blank) for c in cells], labels, 1)
+
+
+def legend_rows(legend) -> int:
+    """Lines of text in the legend's longest column (matplotlib fills columns first)."""
+    texts = [t.get_text() for t in legend.get_texts()]
+    per = -(-len(texts) // legend._ncols) if texts else 0  # (no public getter)
+    return max((sum(t.count("\n") + 1 for t in texts[i:i + per])
+                for i in range(0, len(texts), per or 1)), default=0)
+
+
+def _legend(fig, handles, labels, ncol):
+    return fig.legend(handles, labels, loc="outside lower center", ncol=ncol,
                       frameon=False, handlelength=2.5, columnspacing=1.5)
 
 
-def _parse_label(label):
-    agent, plus, _ = label.partition(" + mine total")
-    return agent, bool(plus)
+def break_lines(text, room, renderer, prop):
+    """``text`` broken into lines no wider than ``room`` pixels, after a ``/``, ``:``,
+    ``.``, ``_``, ``-`` or space where it can (a long path has no spaces), else anywhere."""
+    def width(t):
+        return renderer.get_text_width_height_descent(t, prop, ismath=False)[0]
+
+    pieces = [p for p in re.split(r"(?<=[/\\:._\- ])", text) if p]
+    lines, cur = [], ""
+    for piece in pieces:
+        while width(piece) > room and len(piece) > 1:  # no break inside it fits: cut it
+            cut = max(1, max(k for k in range(1, len(piece) + 1)
+                             if k == 1 or width(piece[:k]) <= room))
+            if cur:
+                lines.append(cur)
+                cur = ""
+            lines.append(piece[:cut])
+            piece = piece[cut:]
+        if cur and width(cur + piece) > room:
+            lines.append(cur)
+            cur = piece
+        else:
+            cur += piece
+    return "\n".join(lines + ([cur] if cur else []))
 
 
 def band_note(fig, bands, what="95% CI"):
@@ -181,7 +326,11 @@ def wrap_text(fig, text, size):
         return renderer.get_text_width_height_descent(s, prop, ismath=False)[0]
 
     lines, cur = [], ""
-    for word in text.split(" "):
+    words = []
+    for word in text.split(" "):  # a word wider than the figure (a path) is broken up
+        words += break_lines(word, room, renderer, prop).split("\n") if width(word) > room \
+            else [word]
+    for word in words:
         trial = f"{cur} {word}" if cur else word
         if cur and width(trial) > room:
             lines.append(cur)
@@ -191,14 +340,20 @@ def wrap_text(fig, text, size):
     return lines + [cur]
 
 
-def finish(fig, axes, title, board="", notes=(), bands=(), what="95% CI"):
-    """Grid, the legend below the panels, and above them the title (``title: board`` on
-    one line when it fits, else two lines) and caption lines: ``notes`` and what the shaded
-    ``bands`` (see :func:`band_note`) are. The figure grows by the lines beyond two, so
-    that they do not squeeze the panels."""
+def finish(fig, axes, title, board="", notes=(), bands=(), what="95% CI", looks=None):
+    """Grid, the legend below the panels (``looks``: the agents' :class:`Looks`), and
+    above them the title (``title: board`` on one line when it fits, else two lines) and
+    caption lines: ``notes`` and what the shaded ``bands`` (see :func:`band_note`) are.
+    The figure grows by the caption lines beyond two and by the legend's rows beyond
+    three, so that they do not squeeze the panels."""
     for ax in axes:
         ax.grid(True, which="major")
-    legend_below(fig, axes)
+    legend = legend_below(fig, axes, looks)
+    rows = legend_rows(legend)
+    if rows > LEGEND_ROWS:
+        fig.set_figheight(fig.get_figheight() + (rows - LEGEND_ROWS) / rows
+                          * legend.get_window_extent(fig.canvas.get_renderer()).height
+                          / fig.dpi)
     size = STYLE["figure.titlesize"]
     base = fig.get_figheight()
     head = [f"{title}: {board}"] if board else [title]
