@@ -8,17 +8,6 @@ import pytest
 from numba import njit
 
 import fastsweep
-from fastsweep.agents import USER_AGENTS
-
-
-@pytest.fixture(autouse=True)
-def _forget_these_agents():
-    """The agents these tests register leave the registry as it was (other tests print
-    the known agents)."""
-    before = dict(USER_AGENTS)
-    yield
-    USER_AGENTS.clear()
-    USER_AGENTS.update(before)
 
 
 @njit

@@ -15,23 +15,12 @@ from numba import njit
 from numba.core.errors import TypingError
 
 import fastsweep
-from fastsweep.agents import USER_AGENTS
 from fastsweep.user.bounds import bounds_checked
 from fastsweep.user.numba_player import SIGNATURE, PolicyTypeError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ENV = dict(os.environ, FASTSWEEP_NO_VENV="1", PYTHONPATH=os.pathsep.join(
     [ROOT] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
-
-@pytest.fixture(autouse=True)
-def _forget_these_agents():
-    """The agents these tests register leave the registry as it was (other tests print
-    the known agents)."""
-    before = dict(USER_AGENTS)
-    yield
-    USER_AGENTS.clear()
-    USER_AGENTS.update(before)
-
 
 OUT_OF_BOUNDS = '''
 from numba import njit
