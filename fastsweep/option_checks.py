@@ -63,7 +63,8 @@ def check_mine_count(v, c):
 
 # (check_prior and check_budget also check the inference API's arguments: ``c`` unused)
 def check_prior(v, c):
-    if not isinstance(v, numbers.Real) or math.isnan(v) or not 0.0 < v < 1.0:
+    # (a huge int is compared exactly: float(10**400) would raise OverflowError)
+    if not isinstance(v, numbers.Real) or isinstance(v, bool) or v != v or not 0 < v < 1:
         raise ValueError(f"prior: must be a number strictly between 0 and 1, got {v!r}")
     return float(v)
 

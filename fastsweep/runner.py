@@ -41,7 +41,8 @@ def play_chunk(cfg: GameConfig, seed: int, first_game: int, games: int, keep_boa
 
 def scores(out: np.ndarray) -> np.ndarray:
     """Score of each game: mines correctly flagged / mines (1.0 with no mines); a flag on a
-    safe cell (possible only under a noisy sensor) is not a mine found."""
+    safe cell (a built-in agent's only under a noisy sensor; a user's agent's anywhere)
+    is not a mine found."""
     mines = out[:, kg.OUT_MINES]
     right = out[:, kg.OUT_FLAGGED] - out[:, kg.OUT_WRONG_FLAGS]
     return np.where(mines > 0, right / np.maximum(mines, 1), 1.0)

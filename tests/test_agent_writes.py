@@ -127,3 +127,72 @@ def test_an_agent_file_that_exits_at_import_is_named(tmp_path):
     with pytest.raises(ValueError, match=r"agent: '.*exits.py:agent': importing .* called "
                                          r"sys.exit\(2\): an agent's module must not exit"):
         fastsweep.run(f"{src}:agent", 5, mines=3, games=2)
+
+
+class FlagsEverything:
+    """Flags every hidden cell: resolves the board with no detonation and no reveal."""
+
+    name = "flags_everything"
+
+    def act(self, obs):
+        cell = next(c for c in obs.order if obs.view.flat[c] == -1)
+        return fastsweep.Flag(*divmod(int(cell), obs.view.shape[1]))
+
+
+@pytest.mark.parametrize("rules", ["classic", "keep-going"])
+def test_a_game_ended_by_flagging_safe_cells_is_not_won(rules):
+    """Won means every safe cell revealed with no detonation, not 'no detonation': an
+    agent that flags every cell resolves the board without revealing it."""
+    df = fastsweep.run(FlagsEverything(), 9, mines=10, games=5, rules=rules)
+    assert (df.wrong_flags > 0).all() and not df.won.any(), df[["won", "wrong_flags"]]
+    # every mine not detonated (keep-going: the opening may hit one) is flagged, and found
+    assert (df.score == (df.mines - df.detonated) / df.mines).all(), df[["score", "detonated"]]
+
+
+class WritesKnowledgeShape:
+    name = "writes_knowledge_shape"
+
+    def act(self, obs):
+        obs.knowledge.shape = (1, 1)  # the kernels' buffers follow the real shape
+        return first_cell(obs)
+
+
+def first_cell(obs):
+    cell = next(c for c in obs.order if obs.view.flat[c] == -1)
+    return divmod(int(cell), obs.view.shape[1])
+
+
+def test_the_knowledge_s_shape_is_read_only():
+    with pytest.raises(fastsweep.AgentError, match=r"agent 'writes_knowledge_shape', game 0, "
+                                                   r"move 2: raised AttributeError"):
+        fastsweep.run(WritesKnowledgeShape(), 9, mines=10, games=1)
+
+
+class _Unreadable(tuple):
+    def __len__(self):
+        raise RuntimeError("no length")
+
+
+@pytest.mark.parametrize("move, said", [
+    (lambda obs: _Unreadable((0, 0)), "returned a _Unreadable that cannot be read as a move: "
+                                      "RuntimeError: no length"),
+    (lambda obs: (_ for _ in ()).throw(GeneratorExit), "raised GeneratorExit")])
+def test_a_move_whose_methods_raise_is_named(move, said):
+    with pytest.raises((ValueError, fastsweep.AgentError),
+                       match=r"game 0, move 2: " + said):
+        fastsweep.run(move, 9, mines=10, games=1)
+
+
+@pytest.mark.parametrize("name", ["a,b", "a\nb", "evil:X", "x|y", " padded"])
+def test_an_agent_name_that_cannot_be_written_back_is_refused(name):
+    agent = FirstHidden()
+    agent.name = name
+    with pytest.raises(ValueError, match=r"agent: your agent's name .* use letters"):
+        fastsweep.run(agent, 5, mines=3)
+
+
+def test_hostile_knowledge_and_agent_arguments_are_one_line():
+    with pytest.raises(ValueError, match=r"prior: must be a number strictly between 0 and 1"):
+        fastsweep.run("probability", 5, mines=3, prior=10 ** 400)
+    with pytest.raises(TypeError, match=r"name: expected a non-empty str"):
+        fastsweep.NumbaAgent(first_hidden, name=5)

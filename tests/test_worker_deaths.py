@@ -47,7 +47,7 @@ def test_sys_exit_in_an_agent_is_its_failure_named_with_the_game(tmp_path, worke
     msg = str(e.value)
     assert "agent=dies_by_sys_exit" in msg and "agent=basic" not in msg, msg
     assert f"game {FATAL_GAME}" in msg and "SystemExit" in msg and "size=6x6" in msg, msg
-    assert "finished chunks are kept" in msg, msg
+    assert "chunks recorded before the failure are kept" in msg, msg
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the replay forks (Linux)")
@@ -78,3 +78,39 @@ def test_a_death_that_does_not_replay_says_so():
     assert "chunk 1 (games 20..39) of agent=basic" in msg, msg
     if sys.platform.startswith("linux"):
         assert "did not die again" in msg, msg
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the replay forks (Linux)")
+def test_one_worker_keeps_every_finished_chunk_when_an_agent_ends_the_process(tmp_path):
+    """workers=1 plays in this process, so an agent calling os._exit ends it; the chunks
+    finished before are on disk (each chunk is recorded as it finishes)."""
+    import subprocess
+    import textwrap
+
+    (tmp_path / "dies.py").write_text(textwrap.dedent(f"""
+        import os, sys
+        sys.path.insert(0, {os.path.dirname(__file__)!r})
+        import fastsweep
+        from test_worker_deaths import _Hidden
+        fastsweep.sweep(agents=[_Hidden("os_exit"), "basic"], sizes=6, densities=[0.15],
+                        games=40, chunk_games=10, workers=1, out={str(tmp_path / 's')!r},
+                        quiet=True)
+        """))
+    r = subprocess.run([sys.executable, str(tmp_path / "dies.py")], capture_output=True,
+                       text=True, cwd=os.getcwd())
+    assert r.returncode == 3, r.stderr[-2000:]
+    with open(tmp_path / "s" / "chunks.jsonl") as f:
+        kept = [line for line in f if line.strip()]
+    assert len(kept) == FATAL_GAME // 10, kept  # chunk 0 (games 0..9); game 13 is in chunk 1
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the probe forks (Linux)")
+@pytest.mark.parametrize("how, said", [("os_exit", "exited with status 3"),
+                                       ("segfault", "killed by SIGSEGV")])
+def test_check_agent_reports_an_agent_that_kills_the_process(how, said):
+    report = fastsweep.check_agent(_Hidden(how), games=FATAL_GAME + 2, workers=False,
+                                   raise_on_failure=False)
+    assert not report.passed
+    assert len(report.failures) == 1, report.failures
+    msg = report.failures[0]
+    assert f"agent 'dies_by_{how}', game {FATAL_GAME}: the process {said}" in msg, msg

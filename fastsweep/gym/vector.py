@@ -16,7 +16,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..config import check_game_index, check_seed
+from ..config import check_flag, check_game_index, check_seed
 from ..kernels.agents import gym_steps as kgs
 from ..kernels.agents import user as ku
 from ..kernels.engine import game as kg
@@ -156,7 +156,7 @@ class MinesweeperVectorEnv(VectorEnv):
         self.num_envs = B = int(num_envs)
         self.metadata = {**type(self).metadata, "autoreset_mode": autoreset_mode}
         self.render_mode = render_mode
-        self.copy = bool(copy)
+        self.copy = check_flag(copy, "copy")
         self._same = autoreset_mode == AutoresetMode.SAME_STEP
         self.root_seed = 0
         self._params = g.params(0)

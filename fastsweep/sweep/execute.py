@@ -111,8 +111,10 @@ def check_engine(plan, pending, seed):
                 raise ValueError(
                     f"out: replaying chunk {k} of board {plan.keys[b]} gave {lab} other games "
                     f"than the folder's record ({', '.join(diff) or 'per-game scores'} "
-                    f"differ): the engine changed since the folder was written, and growing "
-                    f"it would mix the two; use a new folder")
+                    f"differ): the engine changed since the folder was written (or, for your "
+                    f"own agent, what its code digest does not cover: its constructor's "
+                    f"arguments, its state), and growing it would mix the two; use a new "
+                    f"folder")
 
 
 def _backend(backend, workers, scheduler, agents, timeout):
@@ -157,6 +159,12 @@ def _execute(plan, pending, params, store, workers, backend, scheduler, timeout,
     error = None
     lost, death = [], None  # tasks a dead worker took with it, and the backend's report
 
+    # in this process a batch saves no scheduling; one chunk a batch records each chunk as
+    # it finishes, so an agent that ends the process (os._exit, a segfault) loses nothing
+    # finished (a worker pool names such an agent and its game instead: .postmortem)
+    one_chunk = isinstance(ex, Inline)
+    ahead = 1 if one_chunk else 2 * ex.nworkers  # (Inline plays a batch when submitted)
+
     def take_batch():
         pend_cost = sum(est[b] * plan.games_in(b, k) for b, k in pending)
         target = min(0.5, max(0.02, pend_cost / (2 * ex.nworkers)))
@@ -174,7 +182,7 @@ def _execute(plan, pending, params, store, workers, backend, scheduler, timeout,
             tasks.append((b, plan.keys[b], k, k * plan.boards[b]["chunk"], g,
                           [(plan.labels[j], cfgs[j], plan.labels[j] in have) for j in js]))
             cost += est[b] * g * len(js) / nm
-            if not timed[b]:
+            if not timed[b] or one_chunk:
                 break
         return tasks
 
@@ -198,7 +206,7 @@ def _execute(plan, pending, params, store, workers, backend, scheduler, timeout,
 
     try:
         while (pending or inflight):
-            while error is None and death is None and pending and len(inflight) < 2 * ex.nworkers:
+            while error is None and death is None and pending and len(inflight) < ahead:
                 tasks = take_batch()
                 if tasks:
                     inflight[ex.submit(run_batch, tasks, seed, per_game)] = tasks
@@ -255,5 +263,6 @@ def _execute(plan, pending, params, store, workers, backend, scheduler, timeout,
     if error is None and death is not None:  # (a Python error elsewhere names itself)
         error = SweepWorkerError(explain(lost, plan, seed, death))
     if error is not None:
-        kept = f"; finished chunks are kept in {store.path}" if store is not None else ""
+        kept = (f"; chunks recorded before the failure are kept in {store.path}"
+                if store is not None else "")
         raise SweepWorkerError(f"{error}{kept}") from error

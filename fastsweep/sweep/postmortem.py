@@ -54,16 +54,18 @@ def _how(status) -> str:
     return f"exited with status {os.WEXITSTATUS(status)} without a Python error"
 
 
-def _replay(cfg, seed, first, games, limit=REPLAY_SECONDS):
-    """Play ``games`` games from ``first`` in a forked child; None if it ended normally
-    (a Python exception counts as normal: it is not a death), else how it died."""
+def replay(jobs, limit=REPLAY_SECONDS):
+    """Play ``jobs`` ((cfg, seed, first game, games) each) in a forked child; None if it
+    ended normally (a Python exception counts as normal: it is not a death), else how
+    it died."""
     pid = os.fork()
     if pid == 0:  # the child: play, say nothing, leave without clean-up
         try:
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, 1)
             os.dup2(devnull, 2)
-            play_chunk(cfg, seed, first, games, timing=False)
+            for cfg, seed, first, games in jobs:
+                play_chunk(cfg, seed, first, games, timing=False)
         finally:  # (a Python error is not the death we look for: exit 0 either way)
             os._exit(0)
     t0 = time.monotonic()
@@ -78,15 +80,15 @@ def _replay(cfg, seed, first, games, limit=REPLAY_SECONDS):
         time.sleep(0.01)
 
 
-def _first_fatal(cfg, seed, first, games):
+def first_fatal(cfg, seed, first, games):
     """(game, how) of the first game whose prefix kills a replay, or None."""
-    how = _replay(cfg, seed, first, games)
+    how = replay([(cfg, seed, first, games)])
     if how is None:
         return None
     lo, hi = 1, games  # the prefix of hi games dies; find the shortest
     while lo < hi:
         mid = (lo + hi) // 2
-        h = _replay(cfg, seed, first, mid)
+        h = replay([(cfg, seed, first, mid)])
         if h is None:
             lo = mid + 1
         else:
@@ -102,7 +104,7 @@ def explain(tasks, plan, seed, cause) -> str:
     if sys.platform.startswith("linux"):
         for b, _, k, first, games, members in tasks:
             for _, cfg, _ in members:
-                hit = _first_fatal(cfg, seed, first, games)
+                hit = first_fatal(cfg, seed, first, games)
                 if hit is not None:
                     game, how = hit
                     return (f"a worker process died: {describe(cfg)}, game {game} (chunk {k}, "

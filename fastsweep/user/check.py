@@ -11,7 +11,10 @@ A Numba agent is first played with its policy recompiled with bounds checks
 policy that reads or writes past an array's end would corrupt memory or crash the
 process (a segfault) in the contract's runs; checked, it raises ``IndexError``, reported
 as one failure naming the agent, the game and the move, and the rest of the contract is
-not run.
+not run. Then (Linux) every case is played once in a forked child: an agent that ends
+the process without a Python error (``os._exit``, a segfault in its own C calls) is
+reported with its case and first fatal game (:mod:`fastsweep.sweep.postmortem`) instead
+of taking the checker with it.
 """
 from __future__ import annotations
 
@@ -184,6 +187,31 @@ def _out_of_bounds(name, games, seed) -> str | None:
     return None
 
 
+def _process_killer(name, games, seed) -> str | None:
+    """A failure if the agent ends the process without a Python error (``os._exit``, a
+    segmentation fault) in any case: the cases are first played in a forked child, and a
+    child that dies is narrowed to its case and first fatal game (Linux only: it forks),
+    so the checker reports the agent instead of dying with it."""
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return None
+    from ..options import make_config
+    from ..sweep.postmortem import first_fatal, replay
+    cases = [(f"{size[0]}x{size[1]}, {mines} mines, {kw or 'keep-going'}",
+              make_config(name, size, mines=mines, **kw)) for size, mines, kw in CASES]
+    if replay([(cfg, seed, 0, games) for _, cfg in cases]) is None:
+        return None
+    for where, cfg in cases:
+        hit = first_fatal(cfg, seed, 0, games)
+        if hit is not None:
+            return (f"{where}: agent {name!r}, game {hit[0]}: the process {hit[1]} (found "
+                    "by playing the cases in a child process first; the rest of the "
+                    "contract is not run)")
+    return ("the agent ended a child process without a Python error when its cases were "
+            "played together, but in no case alone (state kept across games?)")
+
+
 def _blind_moves(cfg, seed, game, t):
     from ..agents import kernels_for
     from ..options import agent_params
@@ -226,6 +254,10 @@ def check_agent(agent, games: int = 20, seed: int = 0, workers: bool = True,
     if oob:  # (the contract's unchecked runs would read or write out of bounds too, or
         # fail to compile in each case)
         failures.append(oob)
+    else:
+        killer = _process_killer(name, games, seed)
+        if killer:
+            failures.append(killer)
     for size, mines, kw in CASES if not failures else ():
         g, m, s = _case(name, size, mines, kw, games, seed, failures)
         total_games, total_moves, secs = total_games + g, total_moves + m, secs + s

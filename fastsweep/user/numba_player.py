@@ -138,6 +138,9 @@ class NumbaAgent:
                 or not 0 <= memory <= 1024):
             raise ValueError(f"memory: int64 words per cell, an integer in [0, 1024], got "
                              f"{memory!r}")
+        if name is not None and not (isinstance(name, str) and name):
+            raise TypeError(f"name: expected a non-empty str (the agent's name in results), "
+                            f"got {type(name).__name__} {name!r:.40}")
         self.policy = policy
         self.memory = int(memory)
         self.name = name or getattr(policy, "py_func", policy).__name__

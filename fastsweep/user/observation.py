@@ -135,12 +135,17 @@ class Knowledge:
     def __init__(self, game: _Game):
         self._game = game
         info = game.info
-        self.shape = (info.height, info.width)
+        self._shape = (info.height, info.width)  # (read-only: the kernels' buffers follow it)
         self._S = ke.new_state(info.height, info.width)
         n = info.height * info.width
         self._S[n, kl.C_KMINES] = -1 if info.mines is None else info.mines
         self._seen = 0
         self.approx_steps = 0  # components estimated (over the work budget) in the last call
+
+    @property
+    def shape(self) -> tuple:
+        """(H, W) of the board (read-only)."""
+        return self._shape
 
     def _sync(self):
         log = self._game.log
@@ -154,17 +159,17 @@ class Knowledge:
         _check_args(prior, budget, "auto")
         self._sync()
         mines = self._game.info.mines
-        _check_state(self._S, self.shape[1], mines, "knowledge", _HINT)
-        n = self.shape[0] * self.shape[1]
+        _check_state(self._S, self._shape[1], mines, "knowledge", _HINT)
+        n = self._shape[0] * self._shape[1]
         prob = np.zeros(n, np.float64)
         ded = np.zeros(n, np.int8)
         q = kc.Query(mines is not None, float(prior), int(budget), want_prob,
                      0, np.zeros((0, 9), np.float64))
-        with _memory(self.shape, budget):
+        with _memory(self._shape, budget):
             status, approx, _, _ = kr.cell_results(self._S, q, prob, ded)
         _refuse(status, mines, "knowledge", _HINT)
         self.approx_steps = int(approx)
-        return prob.reshape(self.shape), ded.reshape(self.shape)
+        return prob.reshape(self._shape), ded.reshape(self._shape)
 
     def deduce(self, budget: int = 0):
         """(safe, mine): bool (H, W) arrays of the hidden cells certainly safe / mines.

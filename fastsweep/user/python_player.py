@@ -29,9 +29,10 @@ class AgentError(RuntimeError):
 
 
 # what an agent's code can raise that fails the agent, not the run: SystemExit too (an
-# agent calling sys.exit or exit() would otherwise end a sweep silently with its status);
+# agent calling sys.exit or exit() would otherwise end a sweep silently with its status,
+# and a stray GeneratorExit would pass unnamed);
 # KeyboardInterrupt stays the user's way to stop
-AGENT_FAILURES = (Exception, SystemExit)
+AGENT_FAILURES = (Exception, SystemExit, GeneratorExit)
 
 
 def _where(name, game, made):
@@ -108,6 +109,10 @@ class PythonPlayer:
                 code = encode(mv, h, w)
             except ValueError as e:
                 raise ValueError(f"{_where(self.name, game, move)}: {e}") from None
+            except AGENT_FAILURES as e:  # a move object whose own methods raise
+                raise ValueError(f"{_where(self.name, game, move)}: returned a "
+                                 f"{type(mv).__name__} that cannot be read as a move: "
+                                 f"{type(e).__name__}: {e}") from e
             st = ku.user_move(S, board.view, binfo, code, classic)
             if st < 0:
                 raise ValueError(f"{_where(self.name, game, move)}: returned "

@@ -36,6 +36,21 @@ def _name_of(agent) -> str:
     return type(agent).__name__
 
 
+_NAME_BANNED = ",|:=\n\r\t"
+
+
+def _check_name(name: str) -> None:
+    """An agent object's name must survive the places it is written: ``--agents`` and
+    ``--fresh`` lists (commas), pair keys (``|``), import paths (``:``), ``--labels``
+    pairs (``=``) and one-line tables (line breaks)."""
+    bad = sorted({c for c in name if c in _NAME_BANNED})
+    if bad or name != name.strip():
+        raise ValueError(f"agent: your agent's name {name!r} has "
+                         f"{'characters ' + repr(''.join(bad)) if bad else 'outer spaces'}; "
+                         "a name is written in lists, tables and import paths: use letters, "
+                         "digits, spaces inside and _-.()/ (set a `name` attribute)")
+
+
 def file_digest(agent) -> str:
     """The digest sweep folders recorded before :mod:`.code_id` (format <= 4): the bytes of
     the agent's module's file (or of its source text). To say, when such a folder is
@@ -82,6 +97,8 @@ def register(agent, name: str | None = None, source: str = "") -> str:
                             f"pass an instance ({agent.__name__}(...)): {agent.__name__}() "
                             f"raised {type(e).__name__}: {e}") from e
     name = name or _name_of(agent)
+    if not source:
+        _check_name(name)
     if name in AGENTS:
         raise ValueError(f"agent: your agent's name {name!r} is a built-in agent's; give it "
                          "another (a `name` attribute, or NumbaAgent(..., name=...))")

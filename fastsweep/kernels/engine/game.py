@@ -259,7 +259,9 @@ def summarize(S, out, i):
     out[i, OUT_REVEALED] = S[n, C_REV]
     out[i, OUT_GUESSES] = S[n, C_GUESS]
     out[i, OUT_MOVES] = moves_made(S)
-    out[i, OUT_WON] = 1 if S[n, C_DET] == 0 else 0
+    # won: no detonation and every safe cell revealed (a user's agent can end a game by
+    # flagging safe cells, which resolves them without revealing them)
+    out[i, OUT_WON] = 1 if S[n, C_DET] == 0 and S[n, C_REV] == n - S[n, C_MINES] else 0
     out[i, OUT_WRONG_FLAGS] = S[n, C_WRONG_FLAG]
     out[i, OUT_SAFE_DETONATIONS] = S[n, C_SAFE_DET]
     out[i, OUT_APPROX] = S[n, C_APPROX]
