@@ -416,18 +416,19 @@ def test_cli_worker_failure_is_one_line(tmp_path, capsys, monkeypatch):
 def test_a_board_without_timing_is_played_one_chunk_a_batch(monkeypatch):
     """Until a board has a timed chunk, its batches hold one chunk (the first guess of a
     game's cost can be far too low, and a batch is recorded only when it returns); then
-    chunks are batched again. Watching the batches changes no result."""
-    execute = importlib.import_module("fastsweep.sweep.execute")
-    real = execute.run_batch
+    chunks are batched again (in a pool: workers=1 plays one chunk a batch). Watching the batches changes no result."""
+    from fastsweep.sweep import backends
+
+    real = backends.Pool.submit
     calls = []
 
-    def spy(tasks, seed, per_game=False):
+    def spy(self, fn, tasks, *args):  # (in this process: the pool's workers play them)
         calls.append([t[0] for t in tasks])
-        return real(tasks, seed, per_game)
+        return real(self, fn, tasks, *args)
 
     kw = dict(agents=["basic"], sizes=[8, 9], densities=[0.15], mine_count=[False],
-              games=200, chunk_games=5, seed=3, workers=1, quiet=True)
-    monkeypatch.setattr(execute, "run_batch", spy)
+              games=200, chunk_games=5, seed=3, workers=2, quiet=True)
+    monkeypatch.setattr(backends.Pool, "submit", spy)
     batched = fastsweep.sweep(**kw)
     first = {}
     for i, boards in enumerate(calls):
@@ -436,6 +437,12 @@ def test_a_board_without_timing_is_played_one_chunk_a_batch(monkeypatch):
     assert sorted(first) == [0, 1]
     assert all(len(calls[i]) == 1 for i in first.values())  # each board's first: alone
     assert max(len(c) for c in calls) > 1  # later chunks are batched
-    monkeypatch.setattr(execute, "run_batch", real)
+    monkeypatch.setattr(backends.Pool, "submit", real)
     assert batched.summary.drop(columns=["us_per_game"]).equals(
         fastsweep.sweep(**kw).summary.drop(columns=["us_per_game"]))
+    # in this process (workers=1) every batch is one chunk, recorded as it finishes
+    inline, sizes = backends.Inline.submit, []
+    monkeypatch.setattr(backends.Inline, "submit",
+                        lambda self, fn, tasks, *a: sizes.append(len(tasks)) or inline(self, fn, tasks, *a))
+    fastsweep.sweep(**{**kw, "workers": 1})
+    assert sizes and set(sizes) == {1}
