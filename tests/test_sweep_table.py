@@ -67,6 +67,16 @@ def test_latex_and_csv(folder):
     assert cells == ["60"] * 16
 
 
+def test_the_default_table_of_several_sizes_leads_its_rows_with_the_size(folder):
+    """Rows left to the default: the fields that tell configurations apart lead them (the
+    default table of a sweep of several sizes was an error); rows given are kept."""
+    out, r = folder
+    t = table(str(out))
+    assert t.splitlines()[0].startswith("| size / density |"), t
+    assert "| 8x8 / 0.1 |" in t and "| 6x9 / 0.3 |" in t
+    assert t == table(str(out), rows="size,density")
+
+
 @pytest.mark.parametrize("kw,msg", [
     (dict(rows="density"), r"rows/cols: several configurations share a cell; they differ in "
                            r"size, mines: add fields to --rows or --cols, or keep one value "
@@ -89,8 +99,8 @@ def test_cli_table(folder, capsys):
     assert cli.main(["table", str(out), "--rows", "size,density", "--format", "csv"]) == 0
     text = capsys.readouterr().out
     assert text.splitlines()[0] == "size,density,basic,basic + total,inference,inference + total"
-    with pytest.raises(SystemExit) as e:
-        cli.main(["table", str(out)])
+    with pytest.raises(SystemExit) as e:  # rows given: no field is added to them
+        cli.main(["table", str(out), "--rows", "density"])
     assert e.value.code == 2
     err = capsys.readouterr().err
     assert err.startswith("fastsweep table: error: --rows/--cols: several") and err.count("\n") == 1

@@ -107,7 +107,8 @@ def table(summary, rows=None, cols=None, value="mean_score", ci=False,
     ``summary``: a sweep's summary DataFrame, a :class:`SweepResult` or a sweep folder.
     ``rows`` / ``cols``: fields (comma-separated or lists) from ``FIELDS``; by default
     ``density`` / ``agent``, or, when the other one holds that field, the other of the
-    two (``rows="agent"`` alone puts the densities in columns); ``agent``
+    two (``rows="agent"`` alone puts the densities in columns), with the fields that
+    tell configurations apart (``size`` in a sweep of several) leading default rows; ``agent``
     reads "inference + total" for an agent told the mine total unless ``mine_count`` is
     a field itself. ``value``: a numeric summary column; ``ci``: append the 95% interval
     (mean_score: ``± half-width``; win_rate: the Wilson interval's ends). ``where``:
@@ -169,6 +170,7 @@ def table(summary, rows=None, cols=None, value="mean_score", ci=False,
     shown = [agent_labels(agents, names), agent_labels(agents, names, labels)]
     df = _where(df, where, shown)
     df["agent"] = df.agent.map(shown[-1])
+    auto_rows = rows is None
     if rows is None:
         rows = _default_field(df, cols or [], "density", "agent")
     if cols is None:
@@ -180,6 +182,12 @@ def table(summary, rows=None, cols=None, value="mean_score", ci=False,
     if df.duplicated(rows + cols).any():
         groups = df.groupby(rows + cols, sort=False)
         vary = [f for f in FIELDS if f not in rows + cols and (groups[f].nunique() > 1).any()]
+        lead = []  # rows left to the default: the fields that tell the cells apart lead
+        for f in vary if auto_rows else ():  # them ("9x9 / 0.1"), the fewest that do
+            lead.append(f)
+            if not df.duplicated(lead + rows + cols).any():
+                return table(summary, rows=lead + rows, cols=cols, value=value, ci=ci,
+                             digits=digits, fmt=fmt, where=where, labels=labels)
         raise ValueError(
             f"rows/cols: several configurations share a cell; they differ in "
             f"{', '.join(vary)}: add fields to --rows or --cols, or keep one value with "

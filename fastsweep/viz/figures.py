@@ -290,7 +290,9 @@ def time_figure(table, labels=None):
         x, xlabel = "density", DENSITY
         keys = [k for k in BOARD_KEYS if k in t]
     skipped = len(table) - len(t)
-    notes = [f"games per point: {t.games.min():,}\u2013{t.games.max():,}" if "games" in t else "",
+    notes = [("" if "games" not in t else f"games per point: {t.games.min():,}"
+              if t.games.min() == t.games.max()
+              else f"games per point: {t.games.min():,}\u2013{t.games.max():,}"),
              f"{skipped} configuration(s) not measured (too slow)" if skipped else ""]
     fig = _faceted(t, keys, x, "us_per_game", None, None, "", "Time per game, one core",
                    xlabel, "Time per game (\u00b5s)", notes, looks=looks)
