@@ -1,19 +1,121 @@
-"""Confidence intervals: normal-approximation CI of a mean, Wilson interval of a rate."""
+"""Confidence intervals. The sweep's intervals (mean score, win rate, paired differences)
+are Gaffke's bounds for the mean of a bounded variable (:func:`bounded_ci`; for win rates
+the Clopper-Pearson interval); the normal approximation (:func:`mean_ci` without bounds,
+:func:`half_width`) is kept for predictions and contrasts, and :func:`wilson` for callers
+that want it.
+"""
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
+from typing import NamedTuple
 
 import numpy as np
+
+from .kernels import intervals as _k
 
 Z95 = 1.959963984540054
 
 
-def mean_ci(x, z=Z95):
-    """(mean, low, high): mean +- z * s / sqrt(n) (normal approximation; n >= 2 for a width).
+class Interval(NamedTuple):
+    """A point estimate and its interval; ``half`` is half the interval's width (the
+    interval need not be symmetric about the estimate)."""
+    estimate: float
+    low: float
+    high: float
+
+    @property
+    def half(self) -> float:
+        return (self.high - self.low) / 2
+
+
+def _z(level) -> float:
+    if not isinstance(level, float) or not 0.5 <= level < 1:
+        raise ValueError(f"level: must be a float in [0.5, 1), got {level!r}")
+    return Z95 if level == 0.95 else NormalDist().inv_cdf(1 - (1 - level) / 2)
+
+
+def bounded_ci(values, counts, lo, hi, level=0.95) -> Interval:
+    """Interval of the mean of a variable known to lie in ``[lo, hi]``, from its observed
+    ``values`` and how many times each was seen (``counts``; repeats are merged).
+
+    Each end is Gaffke's one-sided bound at ``(1 + level) / 2``: the quantile of the mean
+    under Dirichlet weights on the observations plus one pseudo-observation at that end
+    of the range (:mod:`fastsweep.kernels.intervals`). It needs no normality and no
+    variance estimate, so it keeps its coverage where values pile up at one value and
+    only a few games differ; with no game off the pile it is as wide as the rule of three
+    says (``3.7 / n`` of the range at 95%). For 0/1 values it is the Clopper-Pearson
+    interval. Tail probabilities are from a saddlepoint approximation (relative error
+    about 1%, measured against Monte Carlo in tests/test_intervals.py).
+
+    >>> r = bounded_ci([1.0], [200], 0.0, 1.0)   # 200 games, every one scored 1
+    >>> r.estimate, r.high, round(r.low, 4)
+    (1.0, 1.0, 0.9816)
+    >>> [round(x, 3) for x in bounded_ci([0, 1], [5, 5], 0, 1)]   # Clopper-Pearson
+    [0.5, 0.187, 0.813]
+    """
+    z = _z(level)
+    v = np.asarray(values, dtype=float).ravel()
+    c = np.asarray(counts, dtype=float).ravel()
+    if v.shape != c.shape:
+        raise ValueError(f"values and counts: need one count per value, got {v.size} "
+                         f"values and {c.size} counts")
+    if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
+        raise ValueError(f"lo, hi: need finite lo < hi, got {lo!r}, {hi!r}")
+    if np.any(~np.isfinite(c)) or np.any(c < 0):
+        raise ValueError("counts: must be finite and >= 0")
+    if np.any(~np.isfinite(v)) or np.any(v < lo) or np.any(v > hi):
+        raise ValueError(f"values: must lie in [{lo}, {hi}]")
+    keep = c > 0
+    v, c = v[keep], c[keep]
+    n = c.sum()
+    if n == 0:
+        return Interval(math.nan, math.nan, math.nan)
+    u, inv = np.unique(v, return_inverse=True)
+    cu = np.bincount(inv, weights=c, minlength=u.size)
+    est = float(np.dot(u, cu) / n)
+    low, high = _k.bounds(u, cu, float(lo), float(hi), z)
+    return Interval(est, min(float(low), est), max(float(high), est))
+
+
+def int_ci(x, scale, lo, hi, level=0.95) -> Interval:
+    """:func:`bounded_ci` of integer values ``x`` (one per game) divided by ``scale``
+    (the sweep keeps scores as flagged-mine counts).
+
+    >>> int_ci([3, 3, 4], 4, 0, 1).estimate
+    0.8333333333333334
+    """
+    u, c = np.unique(np.asarray(x, dtype=np.int64), return_counts=True)
+    return bounded_ci(u / scale, c, lo, hi, level)
+
+
+def win_ci(wins, n, level=0.95) -> Interval:
+    """Clopper-Pearson interval of a rate ``wins / n`` (:func:`bounded_ci` of 0/1 values).
+
+    >>> [round(x, 4) for x in win_ci(0, 100)]
+    [0.0, 0.0, 0.0364]
+    """
+    if n <= 0:
+        return Interval(math.nan, math.nan, math.nan)
+    if not 0 <= wins <= n:
+        raise ValueError(f"wins: must be between 0 and n={n}, got {wins!r}")
+    return bounded_ci([0.0, 1.0], [n - wins, wins], 0.0, 1.0, level)
+
+
+def mean_ci(x, z=Z95, bounds=None):
+    """(mean, low, high) of values ``x``: with ``bounds=(lo, hi)``, the values' known range,
+    :func:`bounded_ci` (95%); without, mean +- z * s / sqrt(n) (normal approximation;
+    n >= 2 for a width).
 
     >>> mean_ci([0.0, 1.0, 1.0, 0.0])[0]
     0.5
+    >>> [round(v, 3) for v in mean_ci([1.0] * 50, bounds=(0, 1))]
+    [1.0, 0.929, 1.0]
     """
+    if bounds is not None:
+        x = np.asarray(x, dtype=float).ravel()
+        u, c = np.unique(x, return_counts=True)
+        return tuple(bounded_ci(u, c, bounds[0], bounds[1]))
     x = np.asarray(x, dtype=float)
     n = x.size
     m = float(x.mean()) if n else math.nan
