@@ -54,4 +54,5 @@ def test_wilson_edges_are_exact():
 
 
 def test_ci_method_is_stated():
-    assert "normal approximation" in stats.CI_METHOD and "Wilson" in stats.CI_METHOD
+    from fastsweep.sweep.stopping import CI_METHOD
+    assert "Gaffke" in CI_METHOD and "Clopper-Pearson" in CI_METHOD

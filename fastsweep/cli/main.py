@@ -31,7 +31,7 @@ def cmd_run(a):
     from ..options import make_config
     from ..output import check_table_path, game_rows, write_table
     from ..runner import run
-    from ..stats import mean_ci, wilson
+    from ..stats import INFORMATIVE, sample_ci, win_ci
 
     cfg = make_config(a.agent, a.size, **_options(a))  # bad input fails before compiling
     if a.out:
@@ -43,16 +43,18 @@ def cmd_run(a):
     df = run(a.agent, a.size, games=a.games, seed=a.seed, **_options(a))
     wall = time.perf_counter() - t0
     n = len(df)
-    m, lo, hi = mean_ci(df.score.to_numpy())
+    m, lo, hi = sample_ci(df.score.to_numpy(), 0, 1)
+    off = n - int(df.score.value_counts().max()) if n else 0
+    how = "normal approximation" if off >= INFORMATIVE else "Gaffke's bound"
     wins = int(df.won.sum())
-    wl, wh = wilson(wins, n)
+    _, wl, wh = win_ci(wins, n)
     print(f"agent {a.agent}, board {cfg.height}x{cfg.width}, {cfg.mines} mines, rules "
           f"{cfg.rules}, mine count {'known' if a.mine_count else 'unknown'}, seed {a.seed}"
           + (f", noise {cfg.noise} ({'noise-aware' if cfg.noise_aware else 'trusting the clues'})"
              if cfg.noise != "none" else ""))
     print(f"games            {n}")
-    print(f"mean score       {m:.4f}  (95% CI {lo:.4f} .. {hi:.4f}, normal approximation)")
-    print(f"win rate         {wins / n:.4f}  (95% Wilson CI {wl:.4f} .. {wh:.4f})")
+    print(f"mean score       {m:.4f}  (95% CI {lo:.4f} .. {hi:.4f}, {how})")
+    print(f"win rate         {wins / n:.4f}  (95% Clopper-Pearson CI {wl:.4f} .. {wh:.4f})")
     print(f"guesses per game {df.guesses.mean():.2f}")
     print(f"detonations/game {df.detonated.mean():.2f}")
     if cfg.noise != "none":

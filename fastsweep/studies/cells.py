@@ -19,7 +19,7 @@ import numpy as np
 from ..kernels.engine import game as kg
 from ..options import make_config
 from ..runner import play_chunk, scores
-from ..stats import mean_ci, wilson
+from ..stats import sample_ci, win_ci
 from ..sweep.tasks import run_tasks
 from .rows import RowFile
 from .script_args import parse, parser, write_run
@@ -47,15 +47,16 @@ def play_cell(report, agent, size, count, rules, mc, extra, games, seed):
     t0 = time.perf_counter()
     out, _, _ = play_chunk(cfg, seed, 0, games)
     dt = time.perf_counter() - t0
-    s, slo, shi = mean_ci(scores(out))
+    # (each interval is fastsweep.stats.sample_ci over the values' known range)
+    s, slo, shi = sample_ci(scores(out), 0, 1)
     won = out[:, kg.OUT_WON].astype(bool)
-    wl, wh = wilson(int(won.sum()), games)
+    _, wl, wh = win_ci(int(won.sum()), games)
     m = max(cfg.mines, 1)
-    cost, clo, chi = mean_ci(out[:, kg.OUT_DETONATED] / m)
-    # wrong flags (only under noise) per mine, the unit of the score
-    wr, wrl, wrh = mean_ci(out[:, kg.OUT_WRONG_FLAGS] / m)
+    cost, clo, chi = sample_ci(out[:, kg.OUT_DETONATED] / m, 0, 1)  # (each mine once)
+    # wrong flags (only under noise) per mine, the unit of the score: at most the safe cells
+    wr, wrl, wrh = sample_ci(out[:, kg.OUT_WRONG_FLAGS] / m, 0, max(cfg.cells - m, 1) / m)
     # guesses include the opening move; a move is a reveal, flag or guess
-    g, glo, ghi = mean_ci(out[:, kg.OUT_GUESSES] / np.maximum(out[:, kg.OUT_MOVES], 1))
+    g, glo, ghi = sample_ci(out[:, kg.OUT_GUESSES] / np.maximum(out[:, kg.OUT_MOVES], 1), 0, 1)
     return dict(report=report, agent=agent, options=_opts(extra), height=cfg.height,
                 width=cfg.width, mines=cfg.mines, density=round(cfg.mines / cfg.cells, 4),
                 rules=rules, mine_count=mc, games=games, score=s, score_low=slo,

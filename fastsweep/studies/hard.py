@@ -23,7 +23,7 @@ from ..runner import play_chunk, scores
 from .search_layouts import (
     SearchResult, _check_int, exhaustive, layout_key, layout_text, local_search,
 )
-from ..stats import mean_ci
+from ..stats import sample_ci
 
 
 class ScoreObjective:
@@ -248,7 +248,7 @@ def hard_board(agent, size, mines=None, density=None, plays=200, patience=5, tri
     h, w = cfg.height, cfg.width
     held = ScoreObjective(agent, (h, w), eval_plays, seed, plays, **options)
     a, b = held.scores(res.start), held.scores(res.layout)
-    d, lo, hi = mean_ci(a - b)
+    d, lo, hi = sample_ci(a - b, -1, 1)  # (paired: the same plays)
     return HardBoard(agent=agent, height=h, width=w, mines=cfg.mines, plays=plays,
                      eval_plays=eval_plays, seed=seed, options=dict(options),
                      start=res.start, layout=res.layout, start_score=res.start_value,
@@ -286,7 +286,7 @@ def hardest_layouts(agent, size, mines, plays=2000, seed=0, symmetric=False,
         if not obj.allowed(x):
             ci[layout_key(x)] = (math.nan, math.nan)
             return math.nan
-        m, lo, hi = mean_ci(obj.scores(x))
+        m, lo, hi = sample_ci(obj.scores(x), 0, 1)
         ci[layout_key(x)] = (lo, hi)
         return m
 

@@ -1,5 +1,5 @@
 """The strongest classic solvers' table (scripts/studies/solver_study.py, issue 16): win
-rates with 95% Wilson intervals, guesses in won games, speed and paired differences
+rates with 95% Clopper-Pearson intervals, guesses in won games, speed and paired differences
 between agents, from the study's resumable sweep folders (``runs/<row>/<agent>/``).
 
 Agents are paired by chunk: the same chunk index holds the same games for every agent

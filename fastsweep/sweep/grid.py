@@ -13,7 +13,7 @@ from itertools import product
 
 import numpy as np
 
-from .. import stats
+from .stopping import CI_METHOD
 from ..agents import AGENTS, agent_info, is_agent
 from ..user.resolve import resolve_agent
 from ..config import check_games, check_seed, parse_size
@@ -269,7 +269,7 @@ def _resolve(agents, sizes, densities, mines, rules, mine_count, games, ci, min_
         **{k: _plain(v) for k, v in single.items()},
         seed=seed, games=games, ci=ci, min_games=min_games if ci else None,
         max_games=max_games if ci else None, chunk_games=chunk_games,
-        ci_method=stats.CI_METHOD)
+        ci_method=CI_METHOD)
     own = {a: (dict(stored_own[a]) if stored_own is not None else _own_agent(a))
            for a in agents if a not in AGENTS}
     # users' agents: where each comes from, its code's digest (grow.py checks it), what

@@ -14,8 +14,8 @@ import math
 
 import numpy as np
 
-from .. import stats
 from .grid import _label, board_key
+from .stopping import Stopping
 
 
 class _Plan:
@@ -34,7 +34,6 @@ class _Plan:
         self.prefix = [[0] * nm for _ in boards]  # per member: chunks 0..prefix-1 present
         self.ev = [[0] * nm for _ in boards]  # per member: chunks fed to the stopping rule
         self.sched = [0] * nb
-        self.acc = [[[0, 0, 0] for _ in self.labels] for _ in range(nb)]
         self.played = 0  # chunk tasks finished in this run
         self.played_games = 0  # member-games of those tasks
         self.seconds_compile = self.seconds_playing = 0.0  # this run's warm-up, play
@@ -48,6 +47,13 @@ class _Plan:
             self.kmax = [math.ceil(self.cap / b["chunk"]) for b in boards]
             self.kmin = [math.ceil(params["min_games"] / b["chunk"]) for b in boards]
             self.kstar = [[None] * nm for _ in range(nb)]
+        # the adaptive rule of each board (its kstar is the board's row of self.kstar)
+        self.stop = [None if params["ci"] is None else Stopping(
+            nm, max(bd["mines"], 1), params["ci"], params["min_games"], self.kmax[b])
+            for b, bd in enumerate(boards)]
+        for b, st in enumerate(self.stop):
+            if st is not None:
+                self.kstar[b] = st.kstar
 
     def games_in(self, b, k):
         c = self.boards[b]["chunk"]
@@ -83,22 +89,22 @@ class _Plan:
 
     def evaluate(self, b):
         """Advance the stopping rule of board ``b``'s members over their finished prefixes."""
-        if self.p["ci"] is None:
+        st = self.stop[b]
+        if st is None:
             return
-        scale = max(self.boards[b]["mines"], 1)
-        for j, lab in enumerate(self.labels):
-            while self.kstar[b][j] is None and self.ev[b][j] < self.prefix[b][j]:
-                k = self.ev[b][j]
-                a, m = self.acc[b][j], self.recs[b][k]["m"][lab]
-                a[0] += m["n"]
-                a[1] += m["x1"]
-                a[2] += m["x2"]
-                _, s = stats.moments(a[0], a[1], a[2], scale)
-                if a[0] >= self.p["min_games"] and stats.half_width(a[0], s) <= self.p["ci"]:
-                    self.kstar[b][j] = k + 1
-                elif k + 1 >= self.kmax[b]:
-                    self.kstar[b][j] = k + 1
-                self.ev[b][j] += 1
+        for j in range(len(self.labels)):
+            while st.kstar[j] is None and st.k[j] < self.prefix[b][j]:
+                st.feed(j, self.values(b, st.k[j], j))
+
+    def values(self, b, k, j):
+        """Member j's per-game scores in chunk k (flagged mines), or its sums
+        ``(n, x1, x2)`` for a record from before per-game scores were kept."""
+        rec = self.recs[b][k]
+        lab = self.labels[j]
+        if lab in rec["xs"]:
+            return rec["xs"][lab]
+        m = rec["m"][lab]
+        return (m["n"], m["x1"], m["x2"])
 
     def cross(self, b, k, i, j):
         """Sum over chunk k of member i's score times member j's (integers), or None."""
@@ -110,15 +116,6 @@ class _Plan:
         if d is None:
             return None
         return (rec["m"][a]["x2"] + rec["m"][c]["x2"] - d[1]) // 2
-
-    def win_cross(self, b, k, i, j):
-        """Games of chunk k that members i and j both won, or None (a record from before
-        per-game wins were kept)."""
-        ws = self.recs[b][k].get("ws", {})
-        a, c = self.labels[i], self.labels[j]
-        if a in ws and c in ws:
-            return int(np.dot(np.asarray(ws[a], np.int64), np.asarray(ws[c], np.int64)))
-        return None
 
     def member_done(self, b, j):
         return self.kstar[b][j] is not None and self.prefix[b][j] >= self.kstar[b][j]
@@ -158,14 +155,10 @@ class _Plan:
         if not active:
             return []
         c = self.boards[b]["chunk"]
-        scale = max(self.boards[b]["mines"], 1)
         target = self.kmin[b]
         for j in active:
-            n, x1, x2 = self.acc[b][j]
-            _, s = stats.moments(n, x1, x2, scale)
-            if n >= 2 and s == s:
-                need = (stats.Z95 * s / self.p["ci"]) ** 2  # games for the target half-width
-                target = max(target, math.ceil(need / c))
+            if self.stop[b].score[j].n >= 2:  # games for the target half-width
+                target = max(target, math.ceil(self.stop[b].games_needed(j) / c))
         pre = min(self.prefix[b][j] for j in active)
         if self.sched[b] <= pre:  # nothing in flight: always move on, a bit beyond
             target = max(target, pre + max(1, math.ceil(0.1 * pre)))

@@ -9,6 +9,7 @@ import os
 import warnings
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 from .. import stats
@@ -18,13 +19,14 @@ from .progress import _hms
 from .grid import with_defaults
 from .csv_check import PAIRS_NEEDS, SUMMARY_NEEDS, check_against_params, read_table
 from .integrity import check_records, summaries_problem
+from .stopping import CI_METHOD, NORMAL_CI_METHOD, Tally
 from .store import folder_arg, read_params, read_records
 
 TIMING_COLUMNS = ("us_per_game",)  # wall-clock derived: the only non-reproducible columns
 PAIR_COLUMNS = ("board", "height", "width", "mines", "density", "rules", "first_click",
                 "first_cell", "agent_a", "mine_count_a", "agent_b", "mine_count_b", "games",
                 "mean_diff", "std_diff", "ci_low", "ci_high", "ci_half", "unpaired_half",
-                "win_diff", "win_diff_low", "win_diff_high")
+                "win_diff", "win_diff_low", "win_diff_high", "differ", "win_differ")
 _STATS = ("n", "x1", "x2", "wins", "det", "guess", "moves", "approx", "wrong", "sdet",
           "drop")
 
@@ -75,7 +77,7 @@ class SweepResult:
     @property
     def ci_method(self) -> str:
         """How the intervals were computed (stored once in params.json)."""
-        return self.params.get("ci_method") or stats.CI_METHOD
+        return self.params.get("ci_method") or CI_METHOD
 
 
 def summarize(plan) -> SweepResult:
@@ -93,57 +95,80 @@ def summarize(plan) -> SweepResult:
         key = dict(board=b, height=bd["height"], width=bd["width"], mines=bd["mines"],
                    density=bd["density"], rules=bd["rules"], first_click=bd["first_click"],
                    first_cell=fc)
+        scores = []
         for j, lab in enumerate(plan.labels):
             ks = plan.kstar[b][j]
             t = {s: 0 for s in _STATS}
             sec = 0.0
+            score = Tally(scale)
             for k in range(ks):
                 m = plan.recs[b][k]["m"][lab]
                 for s in _STATS:
                     t[s] += m.get(s, 0)  # ("drop": records written before it were 0)
                 sec += m["sec"]
+                v = plan.values(b, k, j)
+                score.add_sums(*v) if isinstance(v, tuple) else score.add(v)
+            scores.append(score)
             n = t["n"]
             mean, sd = stats.moments(n, t["x1"], t["x2"], scale)
-            h = stats.half_width(n, sd)
-            wl, wh = stats.wilson(t["wins"], n)
+            ci = score.interval(scale, 0.0, 1.0)
+            win = stats.win_ci(t["wins"], n)
             agent, mc = plan.p["members"][j]
+            st = plan.stop[b]
             rows.append(dict(
                 key, agent=agent, mine_count=mc, games=n, mean_score=mean, std_score=sd,
-                ci_low=mean - h, ci_high=mean + h, ci_half=h, win_rate=t["wins"] / n,
-                win_low=wl, win_high=wh, mean_guesses=t["guess"] / n,
+                ci_low=ci.low, ci_high=ci.high, ci_half=ci.half, win_rate=t["wins"] / n,
+                win_low=win.low, win_high=win.high, mean_guesses=t["guess"] / n,
                 mean_detonations=t["det"] / n, mean_moves=t["moves"] / n,
                 mean_wrong_flags=t["wrong"] / n, mean_safe_detonations=t["sdet"] / n,
                 mean_clues_dropped=t["drop"] / n, approx_steps=t["approx"],
-                hit_cap=plan.p["ci"] is not None and not (
-                    n >= plan.p["min_games"] and h <= plan.p["ci"]),
+                hit_cap=st is not None and st.capped[j],
                 us_per_game=sec / n * 1e6))
         for i, j in ((i, j) for i in range(len(plan.labels)) for j in range(i + 1, len(plan.labels))):
             ks = min(plan.kstar[b][i], plan.kstar[b][j])
-            n = d1 = d2 = w1 = w2 = 0
-            for k in range(ks):  # d = B - A: sums from each one's sums and their cross sum
-                rec = plan.recs[b][k]
-                ma, mb = rec["m"][plan.labels[i]], rec["m"][plan.labels[j]]
-                d1 += mb["x1"] - ma["x1"]
-                d2 += ma["x2"] + mb["x2"] - 2 * plan.cross(b, k, i, j)
-                n += rec["games"]
-                both = plan.win_cross(b, k, i, j)  # wins: x = x^2, so the same algebra
-                w1 += mb["wins"] - ma["wins"]
-                w2 = None if both is None or w2 is None else (
-                    w2 + ma["wins"] + mb["wins"] - 2 * both)
-            m, sd, lo, hi = stats.paired_diff(n, d1, d2, scale)
-            wm, _, wlo, whi = (stats.paired_diff(n, w1, w2) if w2 is not None
-                               else (math.nan,) * 4)
+            d, w = _pair_tallies(plan, b, i, j, ks, scale)
+            dci = d.interval(scale, -1.0, 1.0)
+            wci = (w.interval(1, -1.0, 1.0) if w is not None  # (None: records from
+                   else stats.Interval(*(math.nan,) * 3))  # before per-game wins)
             # for contrast: the half-width if the two means were independent samples
             ra, rb = rows[-len(plan.labels) + i], rows[-len(plan.labels) + j]
             unpaired = stats.Z95 * math.sqrt(ra["std_score"] ** 2 / ra["games"]
                                              + rb["std_score"] ** 2 / rb["games"])
+            _, sd = stats.moments(d.n, d.x1, d.x2, scale)
             (aa, ma), (ab, mb) = plan.p["members"][i], plan.p["members"][j]
             prows.append(dict(key, agent_a=aa, mine_count_a=ma, agent_b=ab, mine_count_b=mb,
-                              games=n, mean_diff=m, std_diff=sd, ci_low=lo, ci_high=hi,
-                              ci_half=(hi - lo) / 2, unpaired_half=unpaired,
-                              win_diff=wm, win_diff_low=wlo, win_diff_high=whi))
+                              games=d.n, mean_diff=dci.estimate, std_diff=sd,
+                              ci_low=dci.low, ci_high=dci.high, ci_half=dci.half,
+                              unpaired_half=unpaired, win_diff=wci.estimate,
+                              win_diff_low=wci.low, win_diff_high=wci.high,
+                              differ=d.off, win_differ=-1 if w is None else w.off))
     # (one member: no pairs, but the header, so the written pairs.csv reads back)
     return SweepResult(pd.DataFrame(rows), pd.DataFrame(prows, columns=PAIR_COLUMNS), plan.p)
+
+
+def _pair_tallies(plan, b, i, j, ks, scale):
+    """Tallies of the paired score difference (B - A, flagged mines) and win difference
+    over chunks 0..ks-1; a chunk without per-game values adds its sums (the difference's
+    sums from each one's sums and their cross sum; wins: x = x^2, so the same algebra);
+    the win tally is None if a chunk predates per-game wins."""
+    d, w = Tally(scale), Tally(1)
+    a, c = plan.labels[i], plan.labels[j]
+    for k in range(ks):
+        rec = plan.recs[b][k]
+        ma, mb = rec["m"][a], rec["m"][c]
+        if a in rec["xs"] and c in rec["xs"]:
+            d.add(np.asarray(rec["xs"][c], np.int64) - np.asarray(rec["xs"][a], np.int64))
+        else:
+            d.add_sums(rec["games"], mb["x1"] - ma["x1"],
+                       ma["x2"] + mb["x2"] - 2 * plan.cross(b, k, i, j))
+        ws = rec.get("ws", {})
+        if w is None:
+            continue
+        if a in ws and c in ws:
+            w.add(np.asarray(ws[c], np.int64) - np.asarray(ws[a], np.int64))
+        else:
+            w = None
+    return d, w
 
 
 def _text(path) -> str:
@@ -200,7 +225,7 @@ def load(path) -> SweepResult:
                 f"them to its seed and options)", stacklevel=2)
         elif why:
             raise ValueError(f"results: {path}: {why}")
-        params["ci_method"] = stored.get("ci_method", stats.CI_METHOD)
+        params["ci_method"] = stored.get("ci_method", NORMAL_CI_METHOD)  # (as written)
         return SweepResult(summary, pairs, params, path)
     plan = _Plan(params, boards)
     recs, _, lines = read_records(path, stored)
@@ -212,5 +237,6 @@ def load(path) -> SweepResult:
     for b in range(len(boards)):
         plan.evaluate(b)
     r = summarize(plan)
+    r.params["ci_method"] = CI_METHOD  # (the summaries were computed now)
     r.path, r.reused_chunks = path, sum(len(x) for x in plan.recs)
     return r

@@ -8,6 +8,8 @@ brings along).
 """
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 
 from ..config import check_flag
@@ -33,11 +35,13 @@ def _fields(spec, name):
 def _cell(row, value, ci, digits, fmt):
     v = row[value]
     text = f"{v:.{digits}f}" if isinstance(v, float) else str(v)
-    if ci and value == "mean_score":  # symmetric: value +- the half-width
-        pm = r"$\pm$" if fmt == "latex" else "±"
+    lo, hi = ("ci_low", "ci_high") if value == "mean_score" else ("win_low", "win_high")
+    if ci and value == "mean_score" and math.isclose(
+            row["ci_high"] - v, v - row["ci_low"], rel_tol=1e-9, abs_tol=1e-12):
+        pm = r"$\pm$" if fmt == "latex" else "±"  # the normal interval: +- its half-width
         text += f" {pm} {row['ci_half']:.{digits}f}"
-    elif ci:  # the Wilson interval of a rate is not symmetric: show its ends
-        text += f" [{row['win_low']:.{digits}f}, {row['win_high']:.{digits}f}]"
+    elif ci:  # Gaffke's and Clopper-Pearson's are not symmetric: their ends
+        text += f" [{row[lo]:.{digits}f}, {row[hi]:.{digits}f}]"
     return text
 
 
@@ -111,7 +115,8 @@ def table(summary, rows=None, cols=None, value="mean_score", ci=False,
     tell configurations apart (``size`` in a sweep of several) leading default rows; ``agent``
     reads "inference + total" for an agent told the mine total unless ``mine_count`` is
     a field itself. ``value``: a numeric summary column; ``ci``: append the 95% interval
-    (mean_score: ``± half-width``; win_rate: the Wilson interval's ends). ``where``:
+    (mean_score: ``± half-width`` for a normal interval, its ends for Gaffke's; win_rate:
+    the Clopper-Pearson interval's ends). ``where``:
     ``{field: value}`` (or ``"size=30x30,agent=basic,mine_count=yes"``) keeps only those
     rows (before agents are named "+ total"; an agent by its name or its label).
     ``labels``: ``{agent: label}`` or ``"AGENT=LABEL,..."``, the agents' names in the

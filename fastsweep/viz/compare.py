@@ -41,7 +41,7 @@ def _reference(summary, reference, looks):
 
 
 def comparison_table(summary, pairs, reference=None, labels=None) -> pd.DataFrame:
-    """One row per board and member: games, win rate with its Wilson interval, mean score
+    """One row per board and member: games, win rate with its Clopper-Pearson interval, mean score
     with its CI, and the paired differences from ``reference`` (an agent's name, default
     the first member; the same mine-total setting when it has both) on the same games:
     win rate and score, each with its 95% CI (NaN for the reference itself, and for a
@@ -118,7 +118,7 @@ def compare_figure(summary, pairs, reference=None, labels=None):
         if lines > 1:  # rows tall enough for them
             fig.set_figheight(1.9 + n * max(0.32, 0.22 * lines + 0.1))  # (2 panels high)
         y = np.arange(n)[::-1]
-        panels = [(axes[0, 0], "win_rate", "win_low", "win_high", "Win rate (95% Wilson interval)"),
+        panels = [(axes[0, 0], "win_rate", "win_low", "win_high", "Win rate (95% Clopper-Pearson interval)"),
                   (axes[0, 1], "mean_score", "ci_low", "ci_high", "Mean score (95% CI)"),
                   (axes[1, 0], "win_diff", "win_diff_low", "win_diff_high",
                    "Win rate minus the reference (paired 95% CI)"),

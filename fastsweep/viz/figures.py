@@ -34,7 +34,7 @@ KINDS = ("score", "diff", "win", "time")
 BOARD_KEYS = ["height", "width", "rules", "first_click", "first_cell"]
 DENSITY = "Mine density (fraction of cells)"
 SCORE = ("mean_score", "ci_low", "ci_high", "Score (mines flagged / mines)", "95% CI")
-WIN = ("win_rate", "win_low", "win_high", "Win rate (no detonation)", "95% Wilson interval")
+WIN = ("win_rate", "win_low", "win_high", "Win rate (no detonation)", "95% Clopper-Pearson interval")
 
 
 def sweep_looks(results, labels=None) -> Looks:

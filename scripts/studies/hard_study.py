@@ -43,7 +43,7 @@ from __future__ import annotations
 import os
 import time
 
-from fastsweep.stats import mean_ci
+from fastsweep.stats import sample_ci
 from fastsweep.studies.hard import ScoreObjective, hard_board, hardest_layouts, layout_stats
 from fastsweep.studies.rows import RowFile
 from fastsweep.studies.script_args import parse, parser, write_run
@@ -102,7 +102,7 @@ def exhaustive_task(dim, mines, agent, plays, top):
     tops = []
     for i, row in df.head(top).iterrows():
         lay = parse_key(row.layout)
-        m, lo, hi = mean_ci(held.scores(lay))
+        m, lo, hi = sample_ci(held.scores(lay), 0, 1)
         tops.append(dict(board=f"{dim}x{dim}", mines=mines, agent=agent, rank=i + 1,
                          layout=row.layout, orbit=row.orbit, score=row.score, low=row.low,
                          high=row.high, held_score=m, held_low=lo, held_high=hi))

@@ -24,7 +24,7 @@ import numpy as np
 from fastsweep.kernels.engine import game as kg
 from fastsweep.options import make_config
 from fastsweep.runner import play_chunk, scores
-from fastsweep.stats import mean_ci
+from fastsweep.stats import sample_ci
 from fastsweep.studies.published import RELE_TABLE
 from fastsweep.studies.rows import RowFile
 from fastsweep.studies.script_args import parse, parser, write_run
@@ -41,7 +41,7 @@ def play_cell(dim, dens, mc, agent, games, seed):
     t0 = time.perf_counter()
     out, _, _ = play_chunk(cfg, seed, 0, games)
     dt = time.perf_counter() - t0
-    m, lo, hi = mean_ci(100.0 * scores(out))
+    m, lo, hi = sample_ci(100.0 * scores(out), 0, 100)
     la, bf = RELE_TABLE.get((dim, dens), (np.nan, np.nan))
     return dict(dim=dim, density=dens, mines=cfg.mines, agent=agent, mine_count=mc,
                 games=games, flag_rate_pct=round(m, 2), ci_low_pct=round(lo, 2),

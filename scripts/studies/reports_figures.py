@@ -147,7 +147,7 @@ def fig_dhurandhar(df):
     lo, hi = int(df.games.min()), int(df.games.max())
     games = f"{hi:,}" if lo == hi else f"{lo:,}-{hi:,}"
     fig.suptitle("Dhurandhar report redone: classic rules, first cell (0,0), no mine total\n"
-                 f"bars: 95% Wilson interval over {games} games; dotted: the report's wins "
+                 f"bars: 95% Clopper-Pearson interval over {games} games; dotted: the report's wins "
                  "of 50", fontsize=ps.STYLE["figure.titlesize"])
     return fig
 

@@ -5,7 +5,7 @@ or zero (the opening cell and its neighbours free of mines) at (2,2) on 9x9 and 
 at (3,3) on Expert. Every (board, opening, agent) is one resumable sweep folder under
 ``OUT/runs/`` (same seed: game i is the same board for every agent); the table
 ``OUT/table.csv`` (``fastsweep.studies.solver_table``) has the win rate with its 95%
-Wilson interval, the mean guesses in won games, games/s and the paired differences.
+Clopper-Pearson interval, the mean guesses in won games, games/s and the paired differences.
 
 The committed results/solver/ was grown by hand with ``--out results/solver`` (hours a
 row: see the README); scripts/reproduce.py re-derives its table from the committed
