@@ -435,9 +435,14 @@ def test_one_setting_gets_a_comparison_with_paired_win_rates(tmp_path):
     r = fastsweep.sweep(["basic", "probability", Basic()], sizes=[8], mines=[10],
                         mine_count=[False], games=120, out=str(out), workers=1, quiet=True)
     p = r.pairs.set_index(["agent_a", "agent_b"])
-    # Basic plays basic's very games: no difference at all, not even in the CI
-    assert (p.loc[("basic", "Basic"), ["mean_diff", "win_diff", "win_diff_low",
-                                         "win_diff_high"]] == 0).all()
+    # Basic plays basic's very games: no game differs, and the intervals say what 120
+    # games without a difference show (the rule of three), not [0, 0]
+    same = p.loc[("basic", "Basic")]
+    assert same.differ == 0 and same.win_differ == 0
+    assert same.mean_diff == 0 and same.win_diff == 0
+    for lo, hi in (("ci_low", "ci_high"), ("win_diff_low", "win_diff_high")):
+        assert same[lo] == -same[hi] and same[hi] == pytest.approx(1 - 0.025 ** (1 / 120),
+                                                                  rel=0.02)
     s = r.summary.set_index("agent")
     want = s.win_rate["probability"] - s.win_rate["basic"]
     assert p.loc[("basic", "probability"), "win_diff"] == pytest.approx(want)

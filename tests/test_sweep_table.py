@@ -40,7 +40,9 @@ def test_markdown_pivot_with_ci_and_readable_member_columns(folder):
                                                      "| 6x9 / 0.1", "| 6x9 / 0.3"]
     row = _row(r.summary, "6x9", 0.3, "inference", True)
     cell = lines[5].strip("| ").split(" | ")[4]
-    assert cell == f"{row.mean_score:.3f} ± {row.ci_half:.3f}"
+    # (few games off the most common score: Gaffke's interval, shown by its ends; the
+    # normal one's "± half-width": tests/test_sweep_intervals.py)
+    assert cell == f"{row.mean_score:.3f} [{row.ci_low:.3f}, {row.ci_high:.3f}]"
     assert text.endswith("|\n")
 
 
@@ -52,7 +54,7 @@ def test_latex_and_csv(folder):
     assert "density & basic / total unknown & basic / total known & inference / total " \
            "unknown & inference / total known \\\\" in tex
     row = _row(r.summary, "8x8", 0.1, "basic", False)
-    assert f"0.1 & {row.mean_score:.2f} $\\pm$ {row.ci_half:.2f} &" in tex
+    assert f"0.1 & {row.mean_score:.2f} [{row.ci_low:.2f}, {row.ci_high:.2f}] &" in tex
     assert tex.rstrip().endswith("\\end{tabular}")
     csv = table(str(out), rows="density", cols="size", value="win_rate", ci=True,
                 where={"agent": "inference", "mine_count": True}, fmt="csv")

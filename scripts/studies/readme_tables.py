@@ -72,10 +72,14 @@ def headline_prior():
         return ", ".join(f"{d:g}" for d in rows.density) or "none"
     below, above = p[p.ci_high < 0], p[p.ci_low > 0]
     unsure = p[(p.ci_low <= 0) & (p.ci_high >= 0)]
+    # (a tie is what its games show: say when no game differed at all)
+    same = unsure[unsure.differ == 0] if "differ" in p else unsure.iloc[:0]
+    none = (f" (at {dens(same)} no game's score differed in the games played)"
+            if len(same) else "")
     return (f"In the committed run (`results/headline/pairs.csv`, paired differences, 95% "
             f"CIs), `probability` without the total scores below `basic` at densities "
-            f"{dens(below)}; the two cannot be told apart at {dens(unsure)}; it scores above "
-            f"at the other {len(above)} densities.")
+            f"{dens(below)}; the two cannot be told apart at {dens(unsure)}{none}; it scores "
+            f"above at the other {len(above)} densities.")
 
 
 def bench_targets():
