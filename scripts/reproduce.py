@@ -13,7 +13,7 @@ into out/reproduce-quick/ and leaves results/ and the README alone.
 This is the only script that writes results/: the others write out/<script>/ unless
 given --out.
 
-Usage: python3 scripts/reproduce.py [--quick] [--only STEP[,STEP]] [--list]
+Usage: python3 scripts/reproduce.py [--quick] [--only STEP[,STEP]] [--workers N] [--list]
 """
 import argparse
 import datetime
@@ -69,11 +69,16 @@ CLEAR = {"headline": ["headline/chunks.jsonl", "headline/per_game", "headline/ru
          "influence-search": ["influence_search/search.csv"]}
 
 
-def command(name, quick, res):
+# the steps whose cells run on ``--workers`` processes (their numbers do not depend on it)
+PARALLEL = ("headline", "report", "reports", "noise")
+
+
+def command(name, quick, res, workers=None):
     """The step's arguments after ``python3``."""
     script, both, full, folder, _ = STEPS[name]
+    more = ["--workers", str(workers)] if workers and name in PARALLEL else []
     return ([os.path.join("scripts", script), *both, *(["--quick"] if quick else full),
-             "--out", os.path.join(res, folder)])
+             *more, "--out", os.path.join(res, folder)])
 
 
 def expected(name, quick, log):
@@ -91,7 +96,12 @@ def main(argv=None):
                     help="tiny sizes into out/reproduce-quick/ (results/ untouched)")
     ap.add_argument("--only", default=None, help=f"comma list of steps ({', '.join(STEPS)})")
     ap.add_argument("--list", action="store_true", help="print the plan and exit")
+    ap.add_argument("--workers", type=int, default=None,
+                    help=f"processes for the steps that play cells in parallel "
+                         f"({', '.join(PARALLEL)}; their numbers do not depend on it)")
     a = ap.parse_args(argv)
+    if a.workers is not None and a.workers < 1:
+        ap.error(f"--workers: must be an integer >= 1, got {a.workers}")
     names = list(STEPS) if a.only is None else [s.strip() for s in a.only.split(",")]
     bad = [s for s in names if s not in STEPS]
     if bad:
@@ -113,7 +123,7 @@ def main(argv=None):
         return 0
     os.makedirs(res, exist_ok=True)
     for s in names:
-        args = command(s, a.quick, res)
+        args = command(s, a.quick, res, a.workers)
         cmd = [sys.executable] + args
         shown = "python3 " + " ".join(args)
         print(f"\n== {s}: {shown}", flush=True)
