@@ -1,8 +1,9 @@
 """Confidence intervals. Every interval fastsweep reports on a mean of per-game values
-(mean score, paired differences) is :func:`hist_ci` / :func:`sample_ci`: the normal
-approximation where enough games are off the most common value, else Gaffke's bound for
-the mean of a bounded variable (:func:`bounded_ci`); win rates are Clopper-Pearson
-intervals (:func:`win_ci`). The normal approximation from sums (:func:`moments`,
+(mean score, paired differences) is :func:`hist_ci` / :func:`sample_ci`: Gaffke's bound
+for the mean of a bounded variable (:func:`bounded_ci`) over the range of the values
+seen, or over the variable's whole range when fewer than :data:`OFF_PILE` games are off
+the most common value; win rates are Clopper-Pearson intervals (:func:`win_ci`). The
+normal approximation from sums (:func:`moments`,
 :func:`half_width`, :func:`mean_ci`) predicts game counts and serves unbounded values.
 """
 from __future__ import annotations
@@ -79,32 +80,39 @@ def bounded_ci(values, counts, lo, hi, level=0.95) -> Interval:
     return Interval(est, min(float(low), est), max(float(high), est))
 
 
-# games off the sample's most common value from which :func:`hist_ci` uses the normal
-# approximation (there it covers: coverage measured on the coverage study's page)
-INFORMATIVE = 100
+# games off the sample's most common value from which :func:`hist_ci` bounds the mean
+# within the values seen (below it, within the variable's whole range)
+OFF_PILE = 5
 
 
 def hist_ci(values, counts, lo, hi) -> Interval:
-    """fastsweep's 95% interval of a mean from a histogram of values in ``[lo, hi]``: the
-    normal approximation (mean +- 1.96 s / sqrt(n)) when at least :data:`INFORMATIVE`
-    games are off the most common value, else :func:`bounded_ci`. The normal interval is
-    the narrowest where it covers; Gaffke's keeps 95% where values pile up at one value
-    and only a few games are off it (there the normal one reports a spread it never saw).
+    """fastsweep's 95% interval of a mean from a histogram of values in ``[lo, hi]``:
+    Gaffke's bound (:func:`bounded_ci`) over the range of the values seen, when at least
+    :data:`OFF_PILE` games are off the most common value; over ``[lo, hi]`` when fewer
+    are (then it is distribution-free: with no game off a pile it is as wide as the rule
+    of three allows).
 
-    >>> hist_ci([1.0], [207], 0, 1).low < 1.0   # no game off the pile: not a point
-    True
-    >>> r = hist_ci([0.0, 1.0], [150, 150], 0, 1)   # spread values: the normal interval
-    >>> round(r.half, 4) == round(1.96 * 0.5008 / 300 ** 0.5, 4)
-    True
+    Gaffke's bound puts one pseudo-game at the end of the range; at the whole range's end
+    it pays for games nobody has seen and is 4-10 times as wide as the normal interval
+    where a few games in a hundred are off a pile. At the most extreme value seen it
+    keeps what makes it right where the normal interval is not (the count of games off
+    a pile is treated exactly, as Clopper-Pearson treats a binomial count) and is about
+    as wide as the normal interval (1.02-1.2x, measured on the coverage study's page,
+    which also measures its coverage: the one assumption is that no game lies beyond the
+    values seen once five games are off the pile).
+
+    >>> r = hist_ci([1.0], [207], 0, 1)   # no game off the pile: the rule of three
+    >>> r.high, round(r.low, 4)
+    (1.0, 0.9822)
+    >>> r = hist_ci([0.0, 1.0], [150, 150], 0, 1)   # spread values: about the normal width
+    >>> round(r.half / (1.96 * 0.5008 / 300 ** 0.5), 2)
+    1.02
     """
     v = np.asarray(values, dtype=float).ravel()
     c = np.asarray(counts, dtype=float).ravel()
-    n = c.sum() if c.size == v.size else -1
-    if n > 0 and n - c.max() >= INFORMATIVE:
-        m = float(np.dot(v, c) / n)
-        s = math.sqrt(float(np.dot(c, (v - m) ** 2)) / (n - 1))
-        h = Z95 * s / math.sqrt(n)
-        return Interval(m, m - h, m + h)
+    if v.size == c.size and v.size > 1 and c.sum() - c.max() >= OFF_PILE:
+        keep = c > 0
+        lo, hi = float(v[keep].min()), float(v[keep].max())
     return bounded_ci(v, c, lo, hi)
 
 

@@ -110,6 +110,37 @@ def test_covers_where_the_normal_approximation_does_not():
     assert g >= 0.94, g  # (its own binomial standard error is 0.006)
 
 
+def test_hist_ci_bounds_within_the_values_seen_once_five_games_are_off_the_pile():
+    # four games off a pile of 1.0: the whole range [0, 1] (nothing seen says how far
+    # unseen games may lie); five: within the values seen, far narrower
+    four = stats.hist_ci([0.9, 1.0], [4, 396], 0, 1)
+    five = stats.hist_ci([0.9, 1.0], [5, 395], 0, 1)
+    assert four == stats.bounded_ci([0.9, 1.0], [4, 396], 0, 1)
+    assert five == stats.bounded_ci([0.9, 1.0], [5, 395], 0.9, 1.0)
+    assert five.half < four.half / 4
+    assert stats.hist_ci([1.0], [400], 0, 1).low < 1.0  # a pile alone: never a point
+
+
+def test_hist_ci_covers_a_pile_with_a_few_games_off_it():
+    """Scores piled at 1 with 1 game in 80 off it by one or two mines in 40 (a keep-going
+    score at low density): the normal interval misses often at n=200, hist_ci does not."""
+    rng = np.random.default_rng(9)
+
+    def draw(r):
+        off = r.random(200) < 1 / 80
+        return np.where(off, 1 - r.integers(1, 3, 200) / 40, 1.0)
+
+    truth = 1 - (1 / 80) * 1.5 / 40
+    hit_h = hit_n = 0
+    for _ in range(1500):
+        x = draw(rng)
+        h = stats.sample_ci(x, 0, 1)
+        m, lo, hi = stats.mean_ci(x)
+        hit_h += h.low <= truth <= h.high
+        hit_n += lo <= truth <= hi
+    assert hit_n / 1500 < 0.92 and hit_h / 1500 >= 0.94, (hit_n, hit_h)
+
+
 def test_moderate_data_width_is_the_normal_one():
     rng = np.random.default_rng(5)
     x = rng.integers(0, 41, size=5000) / 40

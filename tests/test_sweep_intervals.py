@@ -1,6 +1,6 @@
 """The sweep's intervals at the extremes (issue 62): a pile of equal scores or a pair that
 never differs gets an honest interval, never [x, x]; the adaptive rule stops on the
-interval it reports; where scores spread, the normal interval is unchanged."""
+interval it reports; where scores spread, the width is about the normal interval's."""
 import math
 
 import numpy as np
@@ -38,15 +38,17 @@ def test_a_pair_that_never_differs_is_not_a_point(piled):
     assert p.win_differ == 0 and p.win_diff_low < 0 < p.win_diff_high
 
 
-def test_spread_scores_keep_the_normal_interval():
+def test_spread_scores_get_about_the_normal_width():
     r = fastsweep.sweep(["basic"], 16, densities=[0.2], games=400, workers=1, quiet=True,
                         seed=5)
     row = r.summary.iloc[0]
     h = stats.half_width(row.games, row.std_score)
-    assert row.ci_half == pytest.approx(h, rel=1e-9)
-    assert row.ci_high - row.mean_score == pytest.approx(row.mean_score - row.ci_low, rel=1e-9)
+    # Gaffke's bound within the scores seen: the normal width, a little more at 400 games
+    assert 1.0 < row.ci_half / h < 1.2
+    assert row.ci_low < row.mean_score < row.ci_high
     from fastsweep.sweep.table import table
-    assert f"{row.mean_score:.4f} ± {row.ci_half:.4f}" in table(r, ci=True, digits=4)
+    assert f"{row.mean_score:.4f} [{row.ci_low:.4f}, {row.ci_high:.4f}]" in table(r, ci=True,
+                                                                                 digits=4)
     # and the win rate is Clopper-Pearson's
     wins = round(row.win_rate * row.games)
     assert (row.win_low, row.win_high) == pytest.approx(tuple(stats.win_ci(wins, row.games))[1:])

@@ -31,7 +31,7 @@ def cmd_run(a):
     from ..options import make_config
     from ..output import check_table_path, game_rows, write_table
     from ..runner import run
-    from ..stats import INFORMATIVE, sample_ci, win_ci
+    from ..stats import OFF_PILE, sample_ci, win_ci
 
     cfg = make_config(a.agent, a.size, **_options(a))  # bad input fails before compiling
     if a.out:
@@ -45,7 +45,8 @@ def cmd_run(a):
     n = len(df)
     m, lo, hi = sample_ci(df.score.to_numpy(), 0, 1)
     off = n - int(df.score.value_counts().max()) if n else 0
-    how = "normal approximation" if off >= INFORMATIVE else "Gaffke's bound"
+    how = ("Gaffke's bound within the scores seen" if off >= OFF_PILE
+           else "Gaffke's bound within [0, 1]")
     wins = int(df.won.sum())
     _, wl, wh = win_ci(wins, n)
     print(f"agent {a.agent}, board {cfg.height}x{cfg.width}, {cfg.mines} mines, rules "

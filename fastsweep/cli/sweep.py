@@ -191,8 +191,8 @@ def add_parsers(sub):
     t.add_argument("--value", default="mean_score",
                    help="summary column: mean_score, win_rate, games, mean_guesses, ...")
     t.add_argument("--ci", action="store_true",
-                   help="add the 95%% interval: mean_score +- half-width (normal) or "
-                        "[low, high] (Gaffke), win_rate [Clopper-Pearson]")
+                   help="add the 95%% interval: mean_score [low, high] (Gaffke's bound), "
+                        "win_rate [low, high] (Clopper-Pearson)")
     t.add_argument("--format", default="markdown", help=" | ".join(FORMATS))
     t.add_argument("--digits", type=int, default=3, help="decimals")
     t.add_argument("--where", default=None,

@@ -1,12 +1,10 @@
 """The sweep's intervals and its adaptive stopping rule, from the per-game values its chunk
 records keep (``xs``: each game's flagged mines; ``ws``: won or not).
 
-An interval is the normal approximation where the sample has at least
-:data:`fastsweep.stats.INFORMATIVE` games off its most common value (there it covers, and it is the
-narrowest), else :func:`fastsweep.stats.bounded_ci` (Gaffke's bound: a score lies in
-[0, 1], a paired difference in [-1, 1]), which keeps its coverage when values pile up at
-one value with a few games off it, at the price of about (range) / n of extra width.
-Win rates are Clopper-Pearson intervals. Records from before per-game values were kept
+An interval of a mean is :func:`fastsweep.stats.hist_ci`: Gaffke's bound over the range
+of the values seen, or over the whole range (a score lies in [0, 1], a paired difference
+in [-1, 1]) when fewer than :data:`fastsweep.stats.OFF_PILE` games are off the most
+common value. Win rates are Clopper-Pearson intervals. Records from before per-game values were kept
 (2026-11-29) have only sums: a member with such a chunk falls back to the normal
 approximation. :data:`CI_METHOD` says all this in the tables.
 
@@ -28,12 +26,13 @@ import numpy as np
 from .. import stats
 
 CI_METHOD = (
-    "95% CIs: for mean score and paired differences, mean +- 1.96 s/sqrt(n) (normal "
-    f"approximation) when at least {stats.INFORMATIVE} games are off the most common value, else "
-    "Gaffke's bound for the mean of a bounded variable (Dirichlet weights on the games "
-    "plus one pseudo-game at the end of the range: score in [0, 1], paired difference in "
-    "[-1, 1]; saddlepoint tails); for win rates the Clopper-Pearson interval; chunks "
-    "recorded without per-game values use the normal approximation")
+    "95% CIs: for mean score and paired differences, Gaffke's bound for the mean of a "
+    "bounded variable (the quantiles of the mean under Dirichlet weights on the games "
+    "plus one pseudo-game at the most extreme value seen; at the end of the whole range, "
+    f"score in [0, 1] and difference in [-1, 1], when fewer than {stats.OFF_PILE} games "
+    "are off the most common value; saddlepoint tails); for win rates the "
+    "Clopper-Pearson interval; chunks recorded without per-game values use the normal "
+    "approximation mean +- 1.96 s/sqrt(n)")
 
 # what a summary written before 2026-12-02 (without a stored method) carries
 NORMAL_CI_METHOD = ("95% CIs: mean +- 1.96 s/sqrt(n) (normal approximation, s = sample "

@@ -115,8 +115,8 @@ def table(summary, rows=None, cols=None, value="mean_score", ci=False,
     tell configurations apart (``size`` in a sweep of several) leading default rows; ``agent``
     reads "inference + total" for an agent told the mine total unless ``mine_count`` is
     a field itself. ``value``: a numeric summary column; ``ci``: append the 95% interval
-    (mean_score: ``± half-width`` for a normal interval, its ends for Gaffke's; win_rate:
-    the Clopper-Pearson interval's ends). ``where``:
+    (its ends; ``± half-width`` for a symmetric one, as older folders' normal intervals).
+    ``where``:
     ``{field: value}`` (or ``"size=30x30,agent=basic,mine_count=yes"``) keeps only those
     rows (before agents are named "+ total"; an agent by its name or its label).
     ``labels``: ``{agent: label}`` or ``"AGENT=LABEL,..."``, the agents' names in the

@@ -33,10 +33,11 @@ __all__ = ["KINDS", "FORMATS", "agent_style", "win_cut", "score_figure", "diff_f
 KINDS = ("score", "diff", "win", "time")
 BOARD_KEYS = ["height", "width", "rules", "first_click", "first_cell"]
 DENSITY = "Mine density (fraction of cells)"
-# the interval rule (fastsweep.stats.hist_ci), said in the caption of every band it draws
-SCORE_CI = "95% CI (normal; Gaffke's bound at a pile of equal values)"
-SCORE = ("mean_score", "ci_low", "ci_high", "Score (mines flagged / mines)", SCORE_CI)
-WIN = ("win_rate", "win_low", "win_high", "Win rate (no detonation)", "95% Clopper-Pearson interval")
+SCORE = ("mean_score", "ci_low", "ci_high", "Score (mines flagged / mines)", "95% CI")
+# the interval of a mean score or difference (fastsweep.stats.hist_ci), in the caption
+CI_NOTE = "CI: Gaffke's bound for the mean of a bounded score"
+WIN = ("win_rate", "win_low", "win_high", "Win rate (no detonation)",
+       "95% Clopper-Pearson interval")
 
 
 def sweep_looks(results, labels=None) -> Looks:
@@ -209,7 +210,8 @@ def score_figure(summary, kind="score", labels=None):
     rows, cut = win_cut(summary) if kind == "win" else (summary, "")
     title = "Mean score" if kind == "score" else "Win rate"
     keys = [k for k in BOARD_KEYS if k in rows]
-    return _faceted(rows, keys, "density", y, lo, hi, what, title, DENSITY, ylabel, [cut],
+    notes = [cut, CI_NOTE] if kind == "score" else [cut]
+    return _faceted(rows, keys, "density", y, lo, hi, what, title, DENSITY, ylabel, notes,
                     ylim=(-0.02, 1.02), looks=looks)
 
 
@@ -266,8 +268,8 @@ def diff_figure(pairs, reference=None, labels=None):
         return None
     rows = rows.rename(columns={"agent_b": "agent", "mine_count_b": "mine_count"})
     keys = [k for k in BOARD_KEYS if k in rows]
-    return _faceted(rows, keys, "density", "mean_diff", "ci_low", "ci_high", SCORE_CI, title,
-                    DENSITY, ylabel, zero_line=True, looks=looks,
+    return _faceted(rows, keys, "density", "mean_diff", "ci_low", "ci_high", "95% CI", title,
+                    DENSITY, ylabel, [CI_NOTE], zero_line=True, looks=looks,
                     short_ylabel=ylabel.split(" vs ")[0] + " (paired)")
 
 
