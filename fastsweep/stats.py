@@ -85,7 +85,7 @@ def bounded_ci(values, counts, lo, hi, level=0.95) -> Interval:
 OFF_PILE = 5
 
 
-def hist_ci(values, counts, lo, hi) -> Interval:
+def hist_ci(values, counts, lo, hi, about=None) -> Interval:
     """fastsweep's 95% interval of a mean from a histogram of values in ``[lo, hi]``:
     Gaffke's bound (:func:`bounded_ci`) over the range of the values seen, when at least
     :data:`OFF_PILE` games are off the most common value; over ``[lo, hi]`` when fewer
@@ -101,29 +101,40 @@ def hist_ci(values, counts, lo, hi) -> Interval:
     which also measures its coverage: the one assumption is that no game lies beyond the
     values seen once five games are off the pile).
 
+    ``about``: for a difference, its value of no difference (0). The range seen is then
+    made symmetric about it, so that games all on one side never exclude the other side
+    on their own: with only games in B's favour, the lower end drops below 0 until there
+    are enough of them for the sign test (6 of 6 at 95%).
+
     >>> r = hist_ci([1.0], [207], 0, 1)   # no game off the pile: the rule of three
     >>> r.high, round(r.low, 4)
     (1.0, 0.9822)
     >>> r = hist_ci([0.0, 1.0], [150, 150], 0, 1)   # spread values: about the normal width
     >>> round(r.half / (1.96 * 0.5008 / 300 ** 0.5), 2)
     1.02
+    >>> [hist_ci([0, 1], [200, k], -1, 1, about=0).low > 0 for k in (5, 6)]
+    [False, True]
     """
     v = np.asarray(values, dtype=float).ravel()
     c = np.asarray(counts, dtype=float).ravel()
     if v.size == c.size and v.size > 1 and c.sum() - c.max() >= OFF_PILE:
         keep = c > 0
         lo, hi = float(v[keep].min()), float(v[keep].max())
+        if about is not None:
+            reach = max(hi - about, about - lo)
+            lo, hi = about - reach, about + reach
     return bounded_ci(v, c, lo, hi)
 
 
-def sample_ci(x, lo, hi) -> Interval:
-    """:func:`hist_ci` of per-game values ``x`` known to lie in ``[lo, hi]``.
+def sample_ci(x, lo, hi, about=None) -> Interval:
+    """:func:`hist_ci` of per-game values ``x`` known to lie in ``[lo, hi]`` (``about``:
+    see there).
 
     >>> [round(v, 3) for v in sample_ci([1.0] * 50, 0, 1)]
     [1.0, 0.929, 1.0]
     """
     u, c = np.unique(np.asarray(x, dtype=float).ravel(), return_counts=True)
-    return hist_ci(u, c, lo, hi)
+    return hist_ci(u, c, lo, hi, about)
 
 
 def win_ci(wins, n, level=0.95) -> Interval:

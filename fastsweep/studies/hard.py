@@ -248,7 +248,7 @@ def hard_board(agent, size, mines=None, density=None, plays=200, patience=5, tri
     h, w = cfg.height, cfg.width
     held = ScoreObjective(agent, (h, w), eval_plays, seed, plays, **options)
     a, b = held.scores(res.start), held.scores(res.layout)
-    d, lo, hi = sample_ci(a - b, -1, 1)  # (paired: the same plays)
+    d, lo, hi = sample_ci(a - b, -1, 1, about=0)  # (paired: the same plays)
     return HardBoard(agent=agent, height=h, width=w, mines=cfg.mines, plays=plays,
                      eval_plays=eval_plays, seed=seed, options=dict(options),
                      start=res.start, layout=res.layout, start_score=res.start_value,

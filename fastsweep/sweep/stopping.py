@@ -28,7 +28,8 @@ from .. import stats
 CI_METHOD = (
     "95% CIs: for mean score and paired differences, Gaffke's bound for the mean of a "
     "bounded variable (the quantiles of the mean under Dirichlet weights on the games "
-    "plus one pseudo-game at the most extreme value seen; at the end of the whole range, "
+    "plus one pseudo-game at the most extreme value seen, for a difference the largest "
+    "seen on either side of 0; at the end of the whole range, "
     f"score in [0, 1] and difference in [-1, 1], when fewer than {stats.OFF_PILE} games "
     "are off the most common value; saddlepoint tails); for win rates the "
     "Clopper-Pearson interval; chunks recorded without per-game values use the normal "
@@ -69,8 +70,9 @@ class Tally:
         """Games whose value is not 0 (for a paired difference: the games that differ)."""
         return int(self.n - self.counts[self.span]) if self.exact else -1
 
-    def interval(self, scale, lo, hi) -> stats.Interval:
-        """The mean of value / ``scale`` with its 95% interval, the value known in [lo, hi]."""
+    def interval(self, scale, lo, hi, about=None) -> stats.Interval:
+        """The mean of value / ``scale`` with its 95% interval, the value known in [lo, hi]
+        (``about``: 0 for a difference, see :func:`fastsweep.stats.hist_ci`)."""
         if self.n == 0:
             return stats.Interval(math.nan, math.nan, math.nan)
         if not self.exact:
@@ -78,7 +80,7 @@ class Tally:
             h = stats.half_width(self.n, s)
             return stats.Interval(m, m - h, m + h)
         idx = np.flatnonzero(self.counts)
-        return stats.hist_ci((idx - self.span) / scale, self.counts[idx], lo, hi)
+        return stats.hist_ci((idx - self.span) / scale, self.counts[idx], lo, hi, about)
 
 
 class Stopping:

@@ -127,8 +127,8 @@ def summarize(plan) -> SweepResult:
         for i, j in ((i, j) for i in range(len(plan.labels)) for j in range(i + 1, len(plan.labels))):
             ks = min(plan.kstar[b][i], plan.kstar[b][j])
             d, w = _pair_tallies(plan, b, i, j, ks, scale)
-            dci = d.interval(scale, -1.0, 1.0)
-            wci = (w.interval(1, -1.0, 1.0) if w is not None  # (None: records from
+            dci = d.interval(scale, -1.0, 1.0, about=0.0)
+            wci = (w.interval(1, -1.0, 1.0, about=0.0) if w is not None  # (None: records from
                    else stats.Interval(*(math.nan,) * 3))  # before per-game wins)
             # for contrast: the half-width if the two means were independent samples
             ra, rb = rows[-len(plan.labels) + i], rows[-len(plan.labels) + j]
