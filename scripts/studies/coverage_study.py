@@ -86,7 +86,8 @@ def _figure(df, out):
                          "rule's stop)", f"target {COVERAGE:.0%}"],
                loc="outside lower center", ncols=1, fontsize=ps.STYLE["legend.fontsize"])
     note = (f"Each point a cell (board, game count, member or pair), {df.reps.min():,} "
-            "replications; bars: the coverage's own 95% Clopper-Pearson interval. Within a "
+            "replications; bars: the coverage's own 95% Clopper-Pearson interval. Along x "
+            "the density, by rules and board; within a "
             "density the members (or pairs) in the CSV's order, the reported interval left "
             f"of the normal one. The axis is stretched above {BREAK:.0%}: 0-{BREAK:.0%} "
             f"takes its lowest quarter. Left out: {len(df) - len(live)} degenerate cells "

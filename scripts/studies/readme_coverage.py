@@ -41,7 +41,8 @@ def coverage_verdict():
     for r in s.itertuples():
         rows.append([KIND_NAMES[r.kind], f"{r.meets_coverage} / {r.cells}",
                      r.degenerate,
-                     f"{_pct(r.lowest)} [{_pct(r.lowest_ci[0])}, {_pct(r.lowest_ci[1])}]",
+                     f"{_pct(r.lowest, 2)} [{_pct(r.lowest_ci[0], 2)}, "
+                     f"{_pct(r.lowest_ci[1], 2)}]",
                      r.lowest_cell, f"{r.normal_meets} / {r.cells}",
                      f"{_pct(r.normal_lowest)}", r.normal_lowest_cell])
         rows2.append([KIND_NAMES[r.kind], f"{r.meets_width} / {r.width_judged}",
@@ -79,7 +80,7 @@ def coverage_boards():
     df = _load()
     rows = []
     for (rules, size, d), g in df.groupby(["rules", "size", "density"], sort=False):
-        r = [f"{rules} {size}x{size}", f"{d:g}", int(g.pool.iloc[0])]
+        r = [f"{rules} {size}x{size}", f"{d:g}", f"{int(g.pool.iloc[0]):,}"]
         for kind in KIND_NAMES:
             k = g[g.kind == kind]
             r.append(f"{_pct(k.coverage.min())} / {_pct(k.normal_coverage.min())}")
@@ -98,8 +99,8 @@ def coverage_misses():
     for _, r in miss.iterrows():
         what = []
         if not r.meets_coverage:
-            what.append(f"coverage {_pct(r.coverage)} [{_pct(r.coverage_low)}, "
-                        f"{_pct(r.coverage_high)}] (normal: {_pct(r.normal_coverage)})")
+            what.append(f"coverage {_pct(r.coverage, 2)} [{_pct(r.coverage_low, 2)}, "
+                        f"{_pct(r.coverage_high, 2)}] (normal: {_pct(r.normal_coverage, 2)})")
         if r.width_judged and not r.meets_width:
             what.append(f"width {r.width:.4f} vs normal {r.normal_width:.4f} "
                         f"({r.width_ratio:.2f}x)")
