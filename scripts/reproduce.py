@@ -30,6 +30,8 @@ from _bootstrap import ROOT, ensure_venv  # (this folder's)
 # results/, guessed minutes full/quick)
 STEPS = {
     "headline": ("studies/headline.py", ["--quiet"], [], "headline", (4, 0.2)),
+    # issue 62: coverage of the sweep's intervals by simulation (both cores)
+    "coverage": ("studies/coverage_study.py", [], [], "coverage", (10, 0.2)),
     "report": ("studies/report_table.py", [], [], "report_table", (15, 0.1)),
     "reports": ("studies/reports.py", [], [], "reports", (75, 0.3)),
     "noise": ("studies/noise_study.py", [], [], "noise", (45, 0.3)),

@@ -25,6 +25,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HEADLINE = ("studies/headline.py", ["--quick", "--quiet", "--workers", "1"],
             ["summary.csv", "pairs.csv", "fig_score.png", "fig_diff.png", "fig_win.png"])
 CASES = [
+    ("studies/coverage_study.py", ["--quick", "--workers", "1"],
+     ["coverage.csv", "fig_coverage.png", "fig_coverage.pdf"]),
     ("studies/report_table.py", ["--quick", "--workers", "1"], ["report_table.csv"]),
     ("studies/reports.py", ["--quick", "--workers", "2"],  # (the process pool too)
      ["rele2019.csv", "cs440.csv", "patel2020.csv", "dhurandhar.csv", "fig_rele2019.png",
@@ -120,7 +122,7 @@ def test_script_without_a_folder_runs(script, args, line):
 
 def test_reproduce_lists_its_plan():
     text = _run("reproduce.py", ["--list"])
-    assert "reproduce: 20 step(s) into results/" in text
+    assert "reproduce: 21 step(s) into results/" in text
     assert "solver-bench     -> results/bench_solver/" in text
 
 

@@ -28,6 +28,7 @@ import pandas as pd
 
 import readme_agents  # (this folder's: the agents page's speed table)
 import readme_compile  # (the compile page's tables)
+import readme_coverage  # (the coverage study's tables)
 import readme_hard  # (the hard-board study's tables)
 import readme_noise  # (the noise studies' tables)
 import readme_reports  # (the reports' tables)
@@ -260,7 +261,8 @@ BLOCKS = {"headline": headline, "headline-prior": headline_prior, "bench-targets
           "inference-calls": inference_calls, "inference-outcomes": inference_outcomes,
           "inference-games": inference_games, "hard-views": hard_views, "sweeps": sweeps,
           "provenance": provenance, **readme_reports.BLOCKS, **readme_noise.BLOCKS,
-          **readme_hard.BLOCKS, **readme_agents.BLOCKS, **readme_compile.BLOCKS, "solver": lambda: solver_markdown(pd.read_csv(os.path.join(RES, "solver", "table.csv")))}
+          **readme_hard.BLOCKS, **readme_agents.BLOCKS, **readme_compile.BLOCKS,
+          **readme_coverage.BLOCKS, "solver": lambda: solver_markdown(pd.read_csv(os.path.join(RES, "solver", "table.csv")))}
 _RE = re.compile(r"(<!-- results:([\w-]+) -->\n)(.*?)(\n<!-- /results:\2 -->)", re.S)
 
 
