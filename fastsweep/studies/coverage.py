@@ -30,6 +30,7 @@ from ..sweep import sweep as _sweep
 from ..sweep.execute import run_task, warm_up
 from ..sweep.tasks import run_tasks
 from ..sweep.grid import _label, _resolve, board_key, member_name
+from ..sweep.stopping import SCREEN
 
 MEMBERS = (("basic", False), ("basic", True), ("inference", False), ("inference", True),
            ("probability", False), ("probability", True))  # (the sweep's member order)
@@ -82,20 +83,18 @@ def _gaffke(v, c, lo, hi):
     return stats.Interval(est, min(float(low), est), max(float(high), est))
 
 
-def _hist(counts, span, scale, lo, hi, memo):
+def _hist(counts, span, scale, lo, hi, memo, about=None):
     """``Tally.interval`` of a histogram of integers in [-span, span] (its value /
-    ``scale`` in [lo, hi]), and whether it was Gaffke's bound: the arithmetic of
-    :func:`fastsweep.stats.hist_ci` (equal to the last bit: tests/test_coverage.py),
-    each histogram's bound computed once."""
+    ``scale`` in [lo, hi]; ``about``: 0 for a difference), and whether it was bounded
+    within the whole range (fewer than :data:`fastsweep.stats.OFF_PILE` games off the
+    most common value): :func:`fastsweep.stats.hist_ci`, each histogram's once."""
     nz = np.flatnonzero(counts)
     c = counts[nz]
-    n = int(c.sum())
-    if n - int(c.max()) >= stats.INFORMATIVE:
-        return stats.hist_ci((nz - span) / scale, c, lo, hi), False
-    key = (span, scale, lo, hi, nz.tobytes(), c.tobytes())
+    key = (span, scale, lo, hi, about, nz.tobytes(), c.tobytes())
     if key not in memo:
-        memo[key] = _gaffke((nz - span) / scale, c.astype(float), lo, hi)
-    return memo[key], True
+        memo[key] = stats.hist_ci((nz - span) / scale, c, lo, hi, about)
+    whole = nz.size < 2 or int(c.sum() - c.max()) < stats.OFF_PILE
+    return memo[key], whole
 
 
 def _normal(x, scale):
@@ -117,10 +116,11 @@ def intervals(xs, ws, games, scale, memo=None, new=True):
     """
     memo = {} if memo is None else memo
 
-    def hist(v, span, lo, hi):
+    def hist(v, span, lo, hi, about=None):
         if not new:
             return None, False
-        return _hist(np.bincount(v + span, minlength=2 * span + 1), span, span, lo, hi, memo)
+        return _hist(np.bincount(v + span, minlength=2 * span + 1), span, span, lo, hi, memo,
+                     about)
 
     out = {}
     for j, n in enumerate(games):
@@ -132,9 +132,9 @@ def intervals(xs, ws, games, scale, memo=None, new=True):
     for a, b in PAIRS:
         n = min(games[a], games[b])
         d = xs[b, :n].astype(np.int64) - xs[a, :n]
-        out["diff", (a, b)] = (*hist(d, scale, -1.0, 1.0), _normal(d, scale))
+        out["diff", (a, b)] = (*hist(d, scale, -1.0, 1.0, 0.0), _normal(d, scale))
         e = ws[b, :n].astype(np.int64) - ws[a, :n]
-        out["win_diff", (a, b)] = (*hist(e, 1, -1.0, 1.0), _normal(e, 1))
+        out["win_diff", (a, b)] = (*hist(e, 1, -1.0, 1.0, 0.0), _normal(e, 1))
     return out
 
 
@@ -152,9 +152,8 @@ def stops(x, chunk, scale, ci=CI, min_games=MIN_GAMES, max_games=MAX_GAMES, memo
     <= ``ci``, or ``max_games``); ``old`` stops on the normal half-width instead.
 
     The normal half-widths of every chunk come from cumulative sums; the rule's own
-    interval is computed where it decides (each chunk while fewer than
-    :data:`fastsweep.stats.INFORMATIVE` games are off the most common value, then only
-    where the normal half-width is within rounding of ``ci``).
+    interval is computed where it decides, as the rule does: where the normal half-width
+    is within ``SCREEN * ci``.
 
     >>> stops(np.full(400, 9), 23, 9)   # 400 games all at 9 of 9 mines
     ((391, False), (207, False))
@@ -176,27 +175,17 @@ def stops(x, chunk, scale, ci=CI, min_games=MIN_GAMES, max_games=MAX_GAMES, memo
 
     old = np.flatnonzero(ok & (half <= ci))
     old = at(old[0], False) if old.size else (at(kmax - 1, True) if full else None)
-    first = int(np.argmax(ok)) if ok.any() else nk.size
+    # the rule's interval where it decides: from min_games on, where the normal
+    # half-width passes the rule's screen (Stopping._screen), in order
     new = None
-    i = first
-    if i < nk.size:
-        counts = np.bincount(x[:nk[i]] + scale, minlength=2 * scale + 1)
-        while i < nk.size:  # few games off the pile: Gaffke's bound, chunk by chunk
-            if i > first:
-                counts += np.bincount(x[nk[i - 1]:nk[i]] + scale, minlength=2 * scale + 1)
-            if nk[i] - counts.max() >= stats.INFORMATIVE:
-                break  # (games off the most common value never decrease)
-            if _hist(counts, scale, scale, 0.0, 1.0, memo)[0].half <= ci:
-                new = at(i, False)
-                break
-            i += 1
-        if new is None:  # the normal approximation from here on: its own arithmetic
-            for c in np.flatnonzero(half[i:] <= ci * (1 + 1e-9)) + i:
-                exact = _hist(np.bincount(x[:nk[c]] + scale, minlength=2 * scale + 1),
-                              scale, scale, 0.0, 1.0, memo)[0]
-                if exact.half <= ci:
-                    new = at(c, False)
-                    break
+    counts, upto = np.zeros(2 * scale + 1, np.int64), 0
+    for i in np.flatnonzero(ok & (half <= SCREEN * ci)):
+        counts += np.bincount(x[upto:nk[i]] + scale, minlength=2 * scale + 1)
+        upto = nk[i]
+        nz = np.flatnonzero(counts)  # (no memo: a spread histogram is seen once)
+        if stats.hist_ci((nz - scale) / scale, counts[nz], 0.0, 1.0).half <= ci:
+            new = at(i, False)
+            break
     if new is None and full:
         new = at(kmax - 1, True)
     return new, old
@@ -239,9 +228,9 @@ def replicate(xs, ws, mines, chunk, count, reps, seed, ci=CI, min_games=MIN_GAME
             got = normal = intervals(xs[:, idx], ws[:, idx], [count] * len(MEMBERS), scale,
                                      memo)
         for key in truth:
-            (iv, gaffke, _), (_, _, (_, lo, hi)) = got[key], normal[key]
+            (iv, whole, _), (_, _, (_, lo, hi)) = got[key], normal[key]
             js = (key[1],) if key[0] in ("score", "win") else key[1]
-            rec[key].append((iv.low <= truth[key] <= iv.high, iv.high - iv.low, gaffke,
+            rec[key].append((iv.low <= truth[key] <= iv.high, iv.high - iv.low, whole,
                              lo <= truth[key] <= hi, hi - lo,
                              min(new[j][0] for j in js), min(old[j][0] for j in js),
                              any(new[j][1] for j in js), any(old[j][1] for j in js)))
@@ -284,7 +273,7 @@ def _row(key, truth, v, xs, ws):
     gn, go = float(np.median(v[:, 5])), float(np.median(v[:, 6]))
     return dict(kind=kind, who=name, truth=truth, pool_off=off, reps=reps, covered=cov,
                 coverage=cov / reps, coverage_low=lo, coverage_high=hi, width=wn,
-                gaffke_share=float(v[:, 2].mean()), normal_covered=cov_n,
+                whole_share=float(v[:, 2].mean()), normal_covered=cov_n,
                 normal_coverage=cov_n / reps, normal_low=nlo, normal_high=nhi,
                 normal_width=wo, width_ratio=wn / wo if wo > 0 else math.inf,
                 games=gn, normal_games=go, games_ratio=gn / go,

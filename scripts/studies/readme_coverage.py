@@ -108,9 +108,9 @@ def coverage_misses():
             what.append(f"games {r.games:.0f} vs old rule {r.normal_games:.0f} "
                         f"({r.games_ratio:.2f}x)")
         rows.append([cell_name(r), KIND_NAMES[r.kind], "; ".join(what),
-                     _pct(r.gaffke_share, 0), _pct(r.pool_off)])
+                     _pct(r.whole_share, 0), _pct(r.pool_off)])
     return (f"{len(miss)} of {len(df):,} cells miss a target.\n\n"
-            + _md(["cell", "interval", "missed", "Gaffke's bound in % of replications",
+            + _md(["cell", "interval", "missed", "bounded within [0, 1] or [-1, 1] in % of replications",
                    "pool games off the most common value, %"], rows))
 
 

@@ -10,7 +10,7 @@ import os
 
 import pandas as pd
 
-from readme_reports import _md
+from readme_reports import _md, interval_text
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HARD = os.path.join(ROOT, "results", "hard")
@@ -72,7 +72,7 @@ def hard_exhaustive():
         for agent in ("basic", "probability"):
             r = g.loc[agent]
             row += [f"{100 * r.mean_all:.1f}",
-                    f"{100 * r.held_score:.1f} ± {100 * (r.held_high - r.held_low) / 2:.1f}",
+                    interval_text(r.held_score, r.held_low, r.held_high),
                     f"`{r.hardest}`"]
         rows.append(row)
     plays = {a: int(ex[ex.agent == a].plays.iloc[0]) for a in ("basic", "probability")}

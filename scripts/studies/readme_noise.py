@@ -1,7 +1,8 @@
 """README tables of the noise studies (results/noise/*.csv, scripts/studies/noise_study.py).
 
 Renderers for :mod:`readme_tables` (blocks ``noise-bonus`` and ``noise-report000``):
-numbers in percent, ``m ± h`` = mean and 95% CI half-width.
+numbers in percent, ``m ± h`` = mean and 95% CI half-width (``m [lo, hi]`` for an interval
+that is not symmetric to the digits shown).
 """
 from __future__ import annotations
 

@@ -31,10 +31,18 @@ def _load(name):
     return df
 
 
+def interval_text(m, lo, hi, digits=1, scale=100):
+    """``m ± h`` where the interval is symmetric to the digits shown, else ``m [lo, hi]``
+    (Gaffke's and Clopper-Pearson's intervals are not, at a pile or a rate near 0 or 1)."""
+    m, lo, hi = scale * m, scale * lo, scale * hi
+    if abs((hi - m) - (m - lo)) < 0.5 * 10 ** -digits:
+        return f"{m:.{digits}f} ± {(hi - lo) / 2:.{digits}f}"
+    return f"{m:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
 def _pm(r, col="score", digits=1):
     stem = {"guess_share": "guess", "win_rate": "win", "wrong_rate": "wrong"}.get(col, col)
-    m, lo, hi = r[col], r[f"{stem}_low"], r[f"{stem}_high"]
-    return f"{100 * m:.{digits}f} ± {100 * (hi - lo) / 2:.{digits}f}"
+    return interval_text(r[col], r[f"{stem}_low"], r[f"{stem}_high"], digits)
 
 
 def _cell(df, **kw):

@@ -130,7 +130,8 @@ def report():
              f"{g.report_brute_force_pct.iloc[0]:.1f}"]
         for a, m in order:
             x = g[(g.agent == a) & (g.mine_count == m)].iloc[0]
-            r.append(f"{x.flag_rate_pct:.1f} ± {(x.ci_high_pct - x.ci_low_pct) / 2:.1f}")
+            r.append(readme_reports.interval_text(x.flag_rate_pct, x.ci_low_pct,
+                                                  x.ci_high_pct, 1, scale=1))
         rows.append(r)
     return _md(["dim", "density", "their linear algebra", "their + brute force"]
                + [LABEL[k] for k in order], rows)
