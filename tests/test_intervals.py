@@ -110,14 +110,15 @@ def test_covers_where_the_normal_approximation_does_not():
     assert g >= 0.94, g  # (its own binomial standard error is 0.006)
 
 
-def test_hist_ci_bounds_within_the_values_seen_once_five_games_are_off_the_pile():
-    # four games off a pile of 1.0: the whole range [0, 1] (nothing seen says how far
-    # unseen games may lie); five: within the values seen, far narrower
-    four = stats.hist_ci([0.9, 1.0], [4, 396], 0, 1)
-    five = stats.hist_ci([0.9, 1.0], [5, 395], 0, 1)
-    assert four == stats.bounded_ci([0.9, 1.0], [4, 396], 0, 1)
-    assert five == stats.bounded_ci([0.9, 1.0], [5, 395], 0.9, 1.0)
-    assert five.half < four.half / 4
+def test_hist_ci_bounds_within_the_values_seen_once_enough_games_are_off_the_pile():
+    # 19 games off a pile of 1.0: the whole range [0, 1] (too few to say how far unseen
+    # games may lie); 20: within the values seen, far narrower
+    k = stats.OFF_PILE
+    few = stats.hist_ci([0.9, 1.0], [k - 1, 400], 0, 1)
+    enough = stats.hist_ci([0.9, 1.0], [k, 400], 0, 1)
+    assert few == stats.bounded_ci([0.9, 1.0], [k - 1, 400], 0, 1)
+    assert enough == stats.bounded_ci([0.9, 1.0], [k, 400], 0.9, 1.0)
+    assert enough.half < few.half / 2
     assert stats.hist_ci([1.0], [400], 0, 1).low < 1.0  # a pile alone: never a point
 
 

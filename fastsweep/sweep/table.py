@@ -36,8 +36,8 @@ def _cell(row, value, ci, digits, fmt):
     v = row[value]
     text = f"{v:.{digits}f}" if isinstance(v, float) else str(v)
     lo, hi = ("ci_low", "ci_high") if value == "mean_score" else ("win_low", "win_high")
-    if ci and value == "mean_score" and math.isclose(
-            row["ci_high"] - v, v - row["ci_low"], rel_tol=1e-9, abs_tol=1e-12):
+    if ci and value == "mean_score" and (lo not in row or math.isclose(
+            row[hi] - v, v - row[lo], rel_tol=1e-9, abs_tol=1e-12)):
         pm = r"$\pm$" if fmt == "latex" else "±"  # the normal interval: +- its half-width
         text += f" {pm} {row['ci_half']:.{digits}f}"
     elif ci:  # Gaffke's and Clopper-Pearson's are not symmetric: their ends
