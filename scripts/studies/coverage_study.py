@@ -80,9 +80,8 @@ def _figure(df, out):
     handles = [ps.plt.Line2D([], [], color=NEW, marker="o", ls="", ms=3),
                ps.plt.Line2D([], [], color=NORMAL, marker="o", mfc="none", ls="", ms=3),
                ps.plt.Line2D([], [], color="black", ls="--", lw=0.8)]
-    fig.legend(handles, ["reported interval (Gaffke's bound within the values seen, or "
-                         "within the whole range with < 20 games off the most common value; "
-                         "Clopper-Pearson for win rates)",
+    fig.legend(handles, ["reported interval (Gaffke's bound; Clopper-Pearson for win "
+                         "rates)",
                          "normal approximation (Wilson for win rates; adaptive: at the old "
                          "rule's stop)", f"target {COVERAGE:.0%}"],
                loc="outside lower center", ncols=1, fontsize=ps.STYLE["legend.fontsize"])
