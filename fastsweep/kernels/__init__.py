@@ -1,8 +1,7 @@
 """Numba kernels, in three layers: ``engine/`` (the state, the environment and the
 agent's knowledge, the game loop and the single-clue rules), ``inference/`` (frontier,
 exact counting, search and estimates) and ``agents/`` (each family's move and its batch
-entry points); beside them ``intervals.py``, the confidence bounds of the sweep's
-statistics (used by ``fastsweep.stats``). Kernels import nothing from the package above them, and import each other
+entry points). Kernels import nothing from the package above them, and import each other
 by relative imports only.
 
 Compiled kernels are cached on disk per module, in a folder keyed on a hash of the
