@@ -144,7 +144,7 @@ def _win_ci(k, n):
     return _gaffke(np.array([0.0, 1.0])[keep], np.array([n - k, k], float)[keep], 0.0, 1.0)
 
 
-def stops(x, chunk, scale, ci=CI, min_games=MIN_GAMES, max_games=MAX_GAMES, memo=None):
+def stops(x, chunk, scale, ci=CI, min_games=MIN_GAMES, max_games=MAX_GAMES):
     """Games one member plays under the adaptive rule, from its value sequence ``x`` (mines
     flagged, in the order played): ``(new, old)``, each ``(games, capped)`` or None when
     ``x`` is too short to know. ``new`` is :class:`fastsweep.sweep.stopping.Stopping`'s
@@ -158,7 +158,6 @@ def stops(x, chunk, scale, ci=CI, min_games=MIN_GAMES, max_games=MAX_GAMES, memo
     >>> stops(np.full(400, 9), 23, 9)   # 400 games all at 9 of 9 mines
     ((391, False), (207, False))
     """
-    memo = {} if memo is None else memo
     kmax = math.ceil(max_games / chunk)
     nk = np.minimum(np.arange(1, kmax + 1) * chunk, max_games)
     nk = nk[nk <= x.size]
@@ -216,8 +215,7 @@ def replicate(xs, ws, mines, chunk, count, reps, seed, ci=CI, min_games=MIN_GAME
     draw = min(max_games, 4 * min_games)  # (games drawn at first: the last replication's)
     for _ in range(reps):
         if count == "adaptive":
-            idx, new, old = _adaptive(xs, rng, chunk, scale, ci, min_games, max_games, memo,
-                                      draw)
+            idx, new, old = _adaptive(xs, rng, chunk, scale, ci, min_games, max_games, draw)
             draw = min(max_games, max(4 * min_games, int(1.2 * idx.size)))
             x, w = xs[:, idx], ws[:, idx]
             got = intervals(x, w, [g for g, _ in new], scale, memo)
@@ -237,7 +235,7 @@ def replicate(xs, ws, mines, chunk, count, reps, seed, ci=CI, min_games=MIN_GAME
     return [_row(key, truth[key], np.array(v, float), xs, ws) for key, v in rec.items()]
 
 
-def _adaptive(xs, rng, chunk, scale, ci, min_games, max_games, memo, draw):
+def _adaptive(xs, rng, chunk, scale, ci, min_games, max_games, draw):
     """One adaptive replication: the game indices drawn (``draw`` at first, then more
     until every member has stopped under both rules; only the games before a stop count)
     and each member's (games, capped) under the new rule and the old one."""
@@ -246,7 +244,7 @@ def _adaptive(xs, rng, chunk, scale, ci, min_games, max_games, memo, draw):
     while True:
         for j in range(len(MEMBERS)):
             if new[j] is None or old[j] is None:
-                a, b = stops(xs[j, idx], chunk, scale, ci, min_games, max_games, memo)
+                a, b = stops(xs[j, idx], chunk, scale, ci, min_games, max_games)
                 new[j], old[j] = new[j] or a, old[j] or b
         if all(new) and all(old):
             return idx[:max(g for g, _ in new + old)], new, old
