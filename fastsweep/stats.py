@@ -103,9 +103,14 @@ def hist_ci(values, counts, lo, hi, about=None) -> Interval:
     0.99, piled at 0 with a long tail of rare longer games, were covered 85% of the time).
 
     ``about``: for a difference, its value of no difference (0). The range seen is then
-    made symmetric about it, so that games all on one side never exclude the other side
-    on their own: with only games in B's favour, the lower end drops below 0 until there
-    are enough of them for the sign test (6 of 6 at 95%).
+    extended to it, so that a bound never claims more than "no game on that side of 0".
+    Games all on one side never exclude the other side on their own: below twenty games
+    off the pile the range is the whole ``[lo, hi]`` (with only games in B's favour, the
+    lower end is below 0 until there are at least as many as the sign test needs: 6 of 6
+    at 95% for differences of the whole range, more for smaller ones), and from twenty
+    the sign test has excluded 0 already. (A range made symmetric
+    about 0 was measured too: it covered 97-99% where the normal interval covered
+    94-95%, at 1.2-1.3x its width; the coverage study's page.)
 
     >>> r = hist_ci([1.0], [207], 0, 1)   # no game off the pile: the rule of three
     >>> r.high, round(r.low, 4)
@@ -122,8 +127,7 @@ def hist_ci(values, counts, lo, hi, about=None) -> Interval:
         keep = c > 0
         lo, hi = float(v[keep].min()), float(v[keep].max())
         if about is not None:
-            reach = max(hi - about, about - lo)
-            lo, hi = about - reach, about + reach
+            lo, hi = min(lo, float(about)), max(hi, float(about))
     return bounded_ci(v, c, lo, hi)
 
 

@@ -122,6 +122,26 @@ def test_hist_ci_bounds_within_the_values_seen_once_enough_games_are_off_the_pil
     assert stats.hist_ci([1.0], [400], 0, 1).low < 1.0  # a pile alone: never a point
 
 
+def test_a_difference_is_bounded_within_the_values_seen_and_zero():
+    # all games one side of 0: below twenty off the pile the whole range [-1, 1] (the
+    # sign test for differences of the whole range: 5 of 5 does not exclude 0, 6 of 6
+    # does); from twenty, the values seen extended to 0 -- never beyond them, never short
+    # of "no game on the other side"
+    k = stats.OFF_PILE
+    for n, excluded in ((5, False), (6, True)):
+        r = stats.hist_ci([0.0, 1.0], [200, n], -1, 1, about=0)
+        assert r == stats.bounded_ci([0.0, 1.0], [200, n], -1, 1)
+        assert (r.low > 0) is excluded
+    one_side = stats.hist_ci([0.0, 0.05, 0.1], [300, k, 5], -1, 1, about=0)
+    assert one_side == stats.bounded_ci([0.0, 0.05, 0.1], [300, k, 5], 0.0, 0.1)
+    assert one_side.low > 0
+    # all games off 0 (agents that differ in every game): 0 is still in the range
+    spread = stats.hist_ci([0.1, 0.2], [100, 100], -1, 1, about=0)
+    assert spread == stats.bounded_ci([0.1, 0.2], [100, 100], 0.0, 0.2)
+    both = stats.hist_ci([-0.2, 0.0, 0.1], [30, 300, 40], -1, 1, about=0)
+    assert both == stats.bounded_ci([-0.2, 0.0, 0.1], [30, 300, 40], -0.2, 0.1)
+
+
 def test_hist_ci_covers_a_pile_with_a_few_games_off_it():
     """Scores piled at 1 with 1 game in 80 off it by one or two mines in 40 (a keep-going
     score at low density): the normal interval misses often at n=200, hist_ci does not."""
