@@ -11,8 +11,8 @@ import pytest
 
 import fastsweep
 from fastsweep.cli import main as cli
-from fastsweep.sweep import integrity
-from fastsweep.sweep.lock import FolderLock
+from fastsweep.sweep.folder import integrity
+from fastsweep.sweep.folder.lock import FolderLock
 
 SMALL = dict(agents=["basic"], sizes=8, densities=[0.2], mine_count=[False, True], games=60,
              chunk_games=20, workers=1, quiet=True)
@@ -288,7 +288,7 @@ def test_a_write_error_keeps_finished_chunks_and_resumes(tmp_path, monkeypatch):
     """A full disk (simulated: the second batch of records fails to write) is one OSError
     naming the folder; the first batch is kept, and re-running resumes to the result of an
     uninterrupted run."""
-    from fastsweep.sweep import store
+    from fastsweep.sweep.folder import store
     out = tmp_path / "s"
     real = store._Store._append
     calls = {"n": 0}
@@ -511,7 +511,7 @@ def test_workers_die_with_the_main_process(tmp_path, sig):
 def test_a_read_only_file_system_is_one_line_naming_out(tmp_path, monkeypatch):
     """(simulated: the lock file cannot be created, errno 30)"""
     import errno
-    from fastsweep.sweep import lock
+    from fastsweep.sweep.folder import lock
 
     def ro(*a, **k):
         raise OSError(errno.EROFS, os.strerror(errno.EROFS))

@@ -363,7 +363,7 @@ def test_cli_table_and_plot_arguments(capsys, folder, argv, text):
     (dict(where=5), r"^where: expected"),
 ])
 def test_table_arguments(folder, kw, match):
-    from fastsweep.sweep.table import table
+    from fastsweep.sweep.results.table import table
 
     with pytest.raises(ValueError, match=match):
         table(str(folder), **kw)

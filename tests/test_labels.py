@@ -11,8 +11,8 @@ import pytest
 
 from fastsweep.agents import AGENTS, USER_AGENTS
 from fastsweep.cli import main as cli
-from fastsweep.sweep.labels import agent_labels, parse_labels
-from fastsweep.sweep.table import table
+from fastsweep.sweep.results.labels import agent_labels, parse_labels
+from fastsweep.sweep.results.table import table
 from fastsweep.viz import figures as plots
 from fastsweep.viz.style import COLOURS, MARKERS, Looks, agent_style
 

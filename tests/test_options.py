@@ -224,7 +224,7 @@ def test_defaults_are_written_once():
     import dataclasses
 
     from fastsweep.config import GameConfig
-    from fastsweep.sweep.integrity import FIXED_LATER
+    from fastsweep.sweep.folder.integrity import FIXED_LATER
 
     for f in dataclasses.fields(GameConfig):
         assert f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING

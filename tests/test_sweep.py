@@ -130,7 +130,7 @@ def test_resume_after_interruption_equals_uninterrupted(tmp_path, monkeypatch, m
     if "ci" in mode:
         grid.pop("games")
     whole = SW.sweep(workers=1, out=str(tmp_path / "whole"), **grid)
-    real, calls = SW.execute._append, []
+    real, calls = SW.run.execute._append, []
 
     def interrupt_after_two(store, results):
         real(store, results)  # the batch is on disk, then Ctrl-C arrives
@@ -138,11 +138,11 @@ def test_resume_after_interruption_equals_uninterrupted(tmp_path, monkeypatch, m
         if len(calls) == 2:
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(SW.execute, "_append", interrupt_after_two)
+    monkeypatch.setattr(SW.run.execute, "_append", interrupt_after_two)
     out = tmp_path / "cut"
     with pytest.raises(KeyboardInterrupt):
         SW.sweep(workers=1, out=str(out), **grid)
-    monkeypatch.setattr(SW.execute, "_append", real)
+    monkeypatch.setattr(SW.run.execute, "_append", real)
     kept = (out / "chunks.jsonl").read_text().splitlines()
     assert kept and not (out / "summary.csv").exists()
     # a crash mid-write leaves a torn last line: it is dropped, not mixed in
@@ -158,21 +158,21 @@ def test_resume_after_interruption_equals_uninterrupted(tmp_path, monkeypatch, m
 
 
 def test_worker_error_names_configuration_and_chunk(tmp_path, monkeypatch):
-    real = SW.execute._play
+    real = SW.run.execute._play
 
     def broken(cfg, seed, first, games):
         if first == 25 and cfg.mines == 10:  # chunk 1 of the 8x8, density 0.15 board
             raise FloatingPointError("boom")
         return real(cfg, seed, first, games)
 
-    monkeypatch.setattr(SW.execute, "_play", broken)  # forked workers inherit the patch
+    monkeypatch.setattr(SW.run.execute, "_play", broken)  # forked workers inherit the patch
     out = tmp_path / "o"
     with pytest.raises(SW.SweepWorkerError, match=r"agent=basic.*size=8x8.*mines=10.*chunk 1 "
                                                    r"\(games 25\.\.49.*boom"):
         SW.sweep(workers=2, out=str(out), **GRID)
     kept = (out / "chunks.jsonl").read_text().splitlines()
     assert kept  # other finished chunks are kept
-    monkeypatch.setattr(SW.execute, "_play", real)
+    monkeypatch.setattr(SW.run.execute, "_play", real)
     _same(SW.sweep(workers=1, **GRID), SW.sweep(workers=1, out=str(out), **GRID))
 
 
@@ -240,7 +240,7 @@ def test_backend_that_fails_to_start_leaves_no_folder(tmp_path, monkeypatch):
     def broken(*a):
         raise ValueError("backend: the local Dask workers exited: boom")
 
-    monkeypatch.setattr(SW.execute, "_backend", broken)
+    monkeypatch.setattr(SW.run.execute, "_backend", broken)
     out = tmp_path / "o"
     with pytest.raises(ValueError, match="boom"):
         SW.sweep(["basic"], 8, densities=[0.2], games=30, out=str(out), quiet=True)
@@ -248,7 +248,7 @@ def test_backend_that_fails_to_start_leaves_no_folder(tmp_path, monkeypatch):
     monkeypatch.undo()
     SW.sweep(["basic"], 8, densities=[0.2], games=30, workers=1, out=str(out), quiet=True)
     before = {f: (out / f).read_bytes() for f in os.listdir(out)}
-    monkeypatch.setattr(SW.execute, "_backend", broken)
+    monkeypatch.setattr(SW.run.execute, "_backend", broken)
     with pytest.raises(ValueError, match="boom"):  # growing: the folder stays as it was
         SW.sweep(["basic"], 8, densities=[0.2], games=60, out=str(out), quiet=True)
     assert {f: (out / f).read_bytes() for f in os.listdir(out)} == before
@@ -293,7 +293,7 @@ def test_dask_local_workers_are_separate_processes_and_their_death_is_an_error()
     import signal
     import time
 
-    ex = SW.backends.Dask(2, None, ["basic"], 10, SW.warm_up)
+    ex = SW.run.backends.Dask(2, None, ["basic"], 10, SW.warm_up)
     try:
         pids = ex.client.run(os.getpid)
         assert len(set(pids.values())) == 2 and os.getpid() not in pids.values()
@@ -327,7 +327,7 @@ def test_dask_workers_that_cannot_start_are_one_line_and_leave_no_folder(tmp_pat
 def test_plain_progress_lines_without_a_terminal(capsys, monkeypatch):
     """stderr is not a terminal under pytest's capture: a plain line every INTERVAL
     seconds (0 here: after every finished batch), a start and an end line."""
-    monkeypatch.setattr(SW.progress, "INTERVAL", 0.0)
+    monkeypatch.setattr(SW.run.progress, "INTERVAL", 0.0)
     SW.sweep(workers=1, **dict(GRID, quiet=False))
     err = capsys.readouterr().err.splitlines()
     assert err[0].startswith("sweep: 8 points, 880 games planned so far")
@@ -343,8 +343,8 @@ def test_progress_lines_follow_the_clock():
     import io
 
     t, out = [0.0], io.StringIO()
-    p = SW.progress.Progress(1000, 0, 10, lambda: 3, stream=out, clock=lambda: t[0],
-                             interval=20)
+    p = SW.run.progress.Progress(1000, 0, 10, lambda: 3, stream=out, clock=lambda: t[0],
+                                 interval=20)
     for now in (5, 15, 21, 30, 41, 62):
         t[0] = float(now)
         p.update(100)
@@ -367,7 +367,7 @@ def test_finished_folder_reruns_without_playing(tmp_path, monkeypatch):
     def no_play(*a):
         raise AssertionError("a finished sweep must not play again")
 
-    monkeypatch.setattr(SW.execute, "_play", no_play)
+    monkeypatch.setattr(SW.run.execute, "_play", no_play)
     again = SW.sweep(workers=1, out=out, **GRID)
     assert first.summary.equals(again.summary)  # timing too: it is read back, not re-measured
 
@@ -409,7 +409,7 @@ def test_cli_worker_failure_is_one_line(tmp_path, capsys, monkeypatch):
     def broken(cfg, seed, first, games):
         raise FloatingPointError("boom")
 
-    monkeypatch.setattr(SW.execute, "_play", broken)
+    monkeypatch.setattr(SW.run.execute, "_play", broken)
     with pytest.raises(SystemExit) as e:
         cli.main(["sweep", "--size", "8", "--density", "0.2", "--games", "30", "--workers", "1",
                   "--quiet", "--out", str(tmp_path / "o")])
@@ -423,7 +423,7 @@ def test_a_board_without_timing_is_played_one_chunk_a_batch(monkeypatch):
     """Until a board has a timed chunk, its batches hold one chunk (the first guess of a
     game's cost can be far too low, and a batch is recorded only when it returns); then
     chunks are batched again (in a pool: workers=1 plays one chunk a batch). Watching the batches changes no result."""
-    from fastsweep.sweep import backends
+    from fastsweep.sweep.run import backends
 
     real = backends.Pool.submit
     calls = []

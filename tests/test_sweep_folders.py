@@ -105,7 +105,7 @@ def test_a_folder_of_your_agents_reads_in_a_new_process_without_their_code(folde
         import sys
         sys.path.insert(0, {str(where)!r})  # the trapped modules are importable
         import fastsweep
-        from fastsweep.sweep.table import table
+        from fastsweep.sweep.results.table import table
         from fastsweep.viz.figures import plot_results
         r = fastsweep.load({str(out)!r})
         print(sorted(r.summary.agent), r.summary.games.tolist())

@@ -210,7 +210,7 @@ def test_growing_a_folder_with_a_changed_engine_is_refused(tmp_path, monkeypatch
     out = tmp_path / "o"
     SW.sweep(games=50, out=str(out), **GRID)
     before = (out / "chunks.jsonl").read_text()
-    execute = importlib.import_module("fastsweep.sweep.execute")
+    execute = importlib.import_module("fastsweep.sweep.run.execute")
     from fastsweep.kernels.engine import game as kg
     real = execute._play
 
@@ -288,7 +288,7 @@ def test_records_with_the_old_digest_are_still_read(tmp_path):
     or not (``endgame`` on a basic sweep): such records still read, the folder grows under
     the default (basic ignores ``endgame``), and growing it rewrites every record with a
     digest of its content (format 4)."""
-    from fastsweep.sweep.integrity import identity_id, record_id
+    from fastsweep.sweep.folder.integrity import identity_id, record_id
     out = tmp_path / "o"
     SW.sweep(games=30, out=str(out), **GRID)
     _edit_params(out, endgame=500, format=3)  # as written before basic refused the option

@@ -46,7 +46,7 @@ def test_spread_scores_get_about_the_normal_width():
     # Gaffke's bound within the scores seen: the normal width, a little more at 400 games
     assert 1.0 < row.ci_half / h < 1.2
     assert row.ci_low < row.mean_score < row.ci_high
-    from fastsweep.sweep.table import table
+    from fastsweep.sweep.results.table import table
     assert f"{row.mean_score:.4f} [{row.ci_low:.4f}, {row.ci_high:.4f}]" in table(r, ci=True,
                                                                                  digits=4)
     # and the win rate is Clopper-Pearson's
@@ -55,7 +55,7 @@ def test_spread_scores_get_about_the_normal_width():
 
 
 def test_table_prints_the_ends_of_an_asymmetric_interval(piled):
-    from fastsweep.sweep.table import table
+    from fastsweep.sweep.results.table import table
     text = table(piled, value="mean_score", ci=True, digits=4)
     assert "[" in text and "±" not in text
 

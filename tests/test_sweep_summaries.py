@@ -206,7 +206,7 @@ def test_a_removed_digest_is_refused_and_an_older_folder_is_read_as_unchecked(co
 
 
 def test_a_finished_run_writes_the_digest_of_what_it_wrote(tmp_path):
-    from fastsweep.sweep.integrity import summaries_id
+    from fastsweep.sweep.folder.integrity import summaries_id
 
     out = tmp_path / "s"
     fastsweep.sweep(**SMALL, out=str(out))

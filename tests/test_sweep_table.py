@@ -1,4 +1,4 @@
-"""Tables for papers (fastsweep table / fastsweep.sweep.table.table), fastsweep.load,
+"""Tables for papers (fastsweep table / fastsweep.sweep.results.table.table), fastsweep.load,
 and the sweep CLI's help (the headline script's report of a resumed run:
 test_scripts.py)."""
 import json
@@ -9,7 +9,7 @@ import pytest
 
 import fastsweep
 from fastsweep.cli import main as cli
-from fastsweep.sweep.table import table
+from fastsweep.sweep.results.table import table
 
 SW = importlib.import_module("fastsweep.sweep")
 
@@ -140,7 +140,7 @@ def test_load_docstring_example_runs():
 
     finder = doctest.DocTestFinder()
     runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
-    for t in finder.find(SW.summary.load, "load", globs={}):
+    for t in finder.find(SW.results.summary.load, "load", globs={}):
         runner.run(t)
     assert runner.tries >= 5 and runner.failures == 0
 

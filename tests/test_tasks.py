@@ -1,4 +1,4 @@
-"""fastsweep.sweep.tasks.run_tasks (the study scripts' tasks on the sweep's backends) and
+"""fastsweep.sweep.run.tasks.run_tasks (the study scripts' tasks on the sweep's backends) and
 fastsweep.studies.rows.RowFile (their resumable CSVs): the same numbers on any number of
 workers, a failing task named, rows put back in the task order."""
 import importlib
@@ -9,7 +9,7 @@ import pytest
 import fastsweep
 from fastsweep.studies.rows import RowFile
 
-tasks = importlib.import_module("fastsweep.sweep.tasks")  # (fastsweep.sweep: the function)
+tasks = importlib.import_module("fastsweep.sweep.run.tasks")  # (fastsweep.sweep: the function)
 
 
 def _score(agent, density, seed):

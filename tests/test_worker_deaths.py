@@ -7,7 +7,7 @@ import sys
 import pytest
 
 import fastsweep
-from fastsweep.sweep.execute import SweepWorkerError
+from fastsweep.sweep.run.execute import SweepWorkerError
 
 FATAL_GAME = 13
 
@@ -69,7 +69,7 @@ def test_a_death_that_does_not_replay_says_so():
     from concurrent.futures.process import BrokenProcessPool
 
     from fastsweep.options import make_config
-    from fastsweep.sweep.postmortem import explain
+    from fastsweep.sweep.run.postmortem import explain
 
     cfg = make_config("basic", (6, 6), mines=5)
     msg = explain([(0, "k", 1, 20, 20, [("basic", cfg, False)])], None, 0,

@@ -89,7 +89,7 @@ def cmd_plot(a):
 
 
 def cmd_table(a):
-    from ..sweep.table import table
+    from ..sweep.results.table import table
 
     print(table(a.results, rows=a.rows, cols=a.cols, value=a.value, ci=a.ci, fmt=a.format,
                 digits=a.digits, where=a.where, labels=a.labels), end="")
@@ -173,7 +173,7 @@ def add_parsers(sub):
     q.add_argument("--labels", default=None, metavar="AGENT=LABEL,...", help=LABELS_HELP)
     q.set_defaults(func=cmd_plot)
 
-    from ..sweep.table import FIELDS, FORMATS
+    from ..sweep.results.table import FIELDS, FORMATS
 
     t = sub.add_parser(
         "table", help="a pivot table of a sweep folder (Markdown, LaTeX, CSV)",

@@ -2,7 +2,7 @@
 studies run them (scripts/studies/reports.py, noise_study.py): :func:`play_cell` plays
 one cell and returns its CSV row (scores, win rate, cost, guess share, wrong flags and
 dropped clues, each with a 95% CI); :func:`run_study` plays the cells not yet in the
-study's CSV on :func:`fastsweep.sweep.tasks.run_tasks` (one row appended as each cell
+study's CSV on :func:`fastsweep.sweep.run.tasks.run_tasks` (one row appended as each cell
 finishes, the longest first; a rerun skips the cells already there); :func:`study_main`
 is the scripts' command line.
 
@@ -20,7 +20,7 @@ from ..kernels.engine import game as kg
 from ..options import make_config
 from ..runner import play_chunk, scores
 from ..stats import sample_ci, win_ci
-from ..sweep.tasks import run_tasks
+from ..sweep.run.tasks import run_tasks
 from .rows import RowFile
 from .script_args import parse, parser, write_run
 

@@ -27,8 +27,8 @@ import pandas as pd
 from .. import stats
 from ..kernels import intervals as _k
 from ..sweep import sweep as _sweep
-from ..sweep.execute import run_task, warm_up
-from ..sweep.tasks import run_tasks
+from ..sweep.run.execute import run_task, warm_up
+from ..sweep.run.tasks import run_tasks
 from ..sweep.grid import _label, _resolve, board_key, member_name
 from ..sweep.stopping import SCREEN
 

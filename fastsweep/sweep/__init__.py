@@ -19,15 +19,19 @@ appended and fsynced as chunks finish, so an interrupted run loses nothing),
 ``summary.csv`` and ``pairs.csv`` when done, and ``per_game/`` with ``per_game=True``.
 A run on an existing folder resumes or grows it (more games, another ``ci``, more boards
 or members: finished chunks are reused); a change that would mix different games is
-refused (:mod:`.grow`).
+refused (:mod:`.folder.grow`).
 
-Modules, in dependency order: ``integrity`` (record digests and checks), ``grid``
-(arguments -> the grid), ``grow`` (what a run may change in a folder), ``plan`` (chunks and
-the stopping rule), ``store`` (the output folder), ``lock`` (one run per folder),
-``backends`` and ``dask_local`` (in-process, process pool, Dask), ``progress``, ``execute``
-(workers and the scheduling loop), ``csv_check`` (summaries read back, checked),
-``summary`` (statistics, :func:`load`), ``table`` (pivot tables for papers); this module
-holds :func:`sweep` itself.
+Modules, in dependency order (but ``grid`` takes the folder's format and the options fixed
+later from ``folder.integrity``): ``stopping`` (the intervals and the adaptive stopping
+rule), ``grid`` (arguments -> the grid), ``plan`` (chunks and the stopping rule applied);
+``folder/``, the output folder: ``integrity`` (record digests and checks), ``grow`` (what
+a run may change in a folder), ``store`` (reading and writing it), ``lock`` (one run per
+folder), ``csv_check`` (summaries read back, checked); ``run/``, where chunks are played:
+``backends`` and ``dask_local`` (in-process, process pool, Dask), ``progress``,
+``postmortem`` (which game killed a worker), ``execute`` (workers and the scheduling
+loop), ``tasks`` (a study's independent tasks on the same backends); ``results/``, what a
+sweep gives back: ``summary`` (statistics, :func:`load`), ``labels`` (the agents' names),
+``table`` (pivot tables for papers). This module holds :func:`sweep` itself.
 """
 from __future__ import annotations
 
@@ -36,16 +40,16 @@ import numbers
 import os
 from collections import deque
 
-from .backends import Dask
-from .execute import BACKENDS, SweepWorkerError, _execute, run_batch, run_task, warm_up
+from .run.backends import Dask
+from .run.execute import BACKENDS, SweepWorkerError, _execute, run_batch, run_task, warm_up
 from ..config import check_flag
 from ..options import check_reads, sweep_options, takes_options
 from ..values import check_timeout
 from .grid import FORMAT, _resolve, board_key, chunk_size, parse_range
-from .lock import FolderLock
+from .folder.lock import FolderLock
 from .plan import _Plan
-from .store import _Store, folder_arg
-from .summary import TIMING_COLUMNS, SweepResult, load, summarize
+from .folder.store import _Store, folder_arg
+from .results.summary import TIMING_COLUMNS, SweepResult, load, summarize
 
 MAX_WORKERS_PER_CORE = 4
 

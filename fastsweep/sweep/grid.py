@@ -18,7 +18,7 @@ from ..agents import AGENTS, agent_info, is_agent
 from ..user.resolve import resolve_agent
 from ..config import check_games, check_seed, parse_size
 from ..options import DEFAULTS, make_config, sweep_options
-from .integrity import FIXED_LATER, FORMAT  # noqa: F401 (FORMAT: the folder's, re-exported)
+from .folder.integrity import FIXED_LATER, FORMAT  # noqa: F401 (FORMAT: the folder's, re-exported)
 from ..values import MAX_AXIS, parse_range  # noqa: F401 (parse_range: used by the sweep too)
 
 # 2: chunk records name their board by key (not by index) and keep per-game scores;

@@ -13,7 +13,7 @@ process (a segfault) in the contract's runs; checked, it raises ``IndexError``, 
 as one failure naming the agent, the game and the move, and the rest of the contract is
 not run. Then (Linux) every case is played once in a forked child: an agent that ends
 the process without a Python error (``os._exit``, a segfault in its own C calls) is
-reported with its case and first fatal game (:mod:`fastsweep.sweep.postmortem`) instead
+reported with its case and first fatal game (:mod:`fastsweep.sweep.run.postmortem`) instead
 of taking the checker with it.
 """
 from __future__ import annotations
@@ -197,7 +197,7 @@ def _process_killer(name, games, seed) -> str | None:
     if not sys.platform.startswith("linux"):
         return None
     from ..options import make_config
-    from ..sweep.postmortem import first_fatal, replay
+    from ..sweep.run.postmortem import first_fatal, replay
     cases = [(f"{size[0]}x{size[1]}, {mines} mines, {kw or 'keep-going'}",
               make_config(name, size, mines=mines, **kw)) for size, mines, kw in CASES]
     if replay([(cfg, seed, 0, games) for _, cfg in cases]) is None:

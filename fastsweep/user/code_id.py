@@ -1,6 +1,6 @@
 """What decides a user's agent's moves, as one digest (:func:`agent_code`): a sweep folder
 records it per agent (``params.json``'s ``own_agents``) and refuses to mix the games of
-two codes of one agent (:mod:`fastsweep.sweep.grow`).
+two codes of one agent (:mod:`fastsweep.sweep.folder.grow`).
 
 What is digested: the syntax tree of the agent's own module and of every *user* module
 it imports, transitively (the modules its import statements name, wherever they stand,

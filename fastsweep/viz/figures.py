@@ -9,7 +9,7 @@ columns (7 in) wide, and one single-panel figure per board (file suffix ``_HxW_r
 The encodings (colour and marker = agent, dashed line and open marker = mine total
 known, legend below the panels) are those of :mod:`fastsweep.viz.style`. ``labels``
 (every function here) renames agents in the legends and titles: ``{agent: label}`` or
-``"AGENT=LABEL,..."`` (see :mod:`fastsweep.sweep.labels` for the default labels).
+``"AGENT=LABEL,..."`` (see :mod:`fastsweep.sweep.results.labels` for the default labels).
 """
 from __future__ import annotations
 
@@ -51,9 +51,9 @@ def sweep_looks(results, labels=None) -> Looks:
     >>> looks = sweep_looks("results/headline")  # doctest: +SKIP
     >>> fig = score_figure(summary_of_some_agents, labels=looks)  # doctest: +SKIP
     """
-    from ..sweep.labels import recorded_names
-    from ..sweep.store import folder_arg, read_params
-    from ..sweep.summary import SweepResult
+    from ..sweep.results.labels import recorded_names
+    from ..sweep.folder.store import folder_arg, read_params
+    from ..sweep.results.summary import SweepResult
 
     if isinstance(labels, Looks):
         return labels
@@ -72,7 +72,7 @@ def _source(data, what, labels):
         agents = (data.agent if what == "summary" else
                   _pair_agents(data))
         return data, Looks.of(agents, labels)
-    from ..sweep.summary import SweepResult, load
+    from ..sweep.results.summary import SweepResult, load
 
     r = data if isinstance(data, SweepResult) else load(data)
     return getattr(r, what), sweep_looks(data, labels)

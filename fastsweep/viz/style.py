@@ -8,7 +8,7 @@ One encoding per meaning, in every figure:
   member of a figure has its own colour and marker, the same in every figure of a folder;
 * the label: a built-in agent's name, a user's agent's ``name`` or its import path
   shortened (``mine.py:Mine``), or the user's own (``labels=``; see
-  :mod:`fastsweep.sweep.labels`);
+  :mod:`fastsweep.sweep.results.labels`);
 * line style and marker fill: solid line, filled marker = the agent is not told the mine
   total; dashed line, open (larger) marker = it is told. An open marker is drawn hollow
   and larger, so where both settings give the same value the filled marker shows inside
@@ -32,7 +32,7 @@ from matplotlib.font_manager import FontProperties  # noqa: E402
 import numpy as np  # noqa: E402
 
 from ..agents import AGENTS  # noqa: E402
-from ..sweep.labels import agent_labels  # noqa: E402
+from ..sweep.results.labels import agent_labels  # noqa: E402
 
 FORMATS = ("pdf", "png", "svg")
 WIDTH = 3.4  # inches: one column of a two-column paper
@@ -81,7 +81,7 @@ class Looks:
     every figure of it draws an agent alike: a built-in agent keeps its registry place's
     look and its name; users' agents take the places after the registry's in the order
     given (each a colour and marker no other agent here has) and their labels from
-    :func:`fastsweep.sweep.labels.agent_labels` (``names``: their recorded ``name``
+    :func:`fastsweep.sweep.results.labels.agent_labels` (``names``: their recorded ``name``
     attributes; ``labels``: the user's overrides). Legend order: built-in agents in
     registry order, then users' agents in the order given.
 

@@ -31,7 +31,7 @@ a layout and 6 searches a cell for ``probability`` (its searches took 442 of the
 patience 5, 16 moves a round, boards up to 15 x 15, 4x4 boards up to 6 mines (8 would
 take 1,674 more classes). ``--quick`` is a smoke run of seconds.
 Rows are appended as each task ends (searches and exhaustive boards run on ``--workers``
-processes, ``fastsweep.sweep.tasks``): a rerun skips the tasks already in the CSVs; the
+processes, ``fastsweep.sweep.run.tasks``): a rerun skips the tasks already in the CSVs; the
 rows end in the order of the tasks, whatever the number of workers. The committed
 results/hard/ is made by scripts/reproduce.py (default ``--out``: out/hard_study/).
 
@@ -48,7 +48,7 @@ from fastsweep.studies.hard import ScoreObjective, hard_board, hardest_layouts, 
 from fastsweep.studies.rows import RowFile
 from fastsweep.studies.script_args import parse, parser, write_run
 from fastsweep.studies.search_layouts import layout_key, parse_key
-from fastsweep.sweep.tasks import run_tasks
+from fastsweep.sweep.run.tasks import run_tasks
 
 AGENTS = ("basic", "probability")
 FULL = dict(dims=(5, 7, 9, 11, 13, 15), densities=(0.1, 0.2, 0.3), patience=5,

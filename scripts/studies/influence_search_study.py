@@ -7,7 +7,7 @@ maximum over noisy means is biased upward: the held-out pair is the fair compari
 how the mines sit (``fastsweep.studies.hard.layout_stats``: share on the border, mine neighbours
 of a mine) and both layouts (``layout_key``); and run.json.
 
-Searches run on ``--workers`` processes (``fastsweep.sweep.tasks``), a row appended as
+Searches run on ``--workers`` processes (``fastsweep.sweep.run.tasks``), a row appended as
 each ends (a rerun skips the searches already there); the rows end in the order of the
 searches, and do not depend on the number of workers. The committed
 results/influence_search/ is made by scripts/reproduce.py (default ``--out``:
@@ -26,7 +26,7 @@ from fastsweep.studies.influence_search import longest_chain_board
 from fastsweep.studies.rows import RowFile
 from fastsweep.studies.script_args import parse, parser, write_run
 from fastsweep.studies.search_layouts import layout_key
-from fastsweep.sweep.tasks import run_tasks
+from fastsweep.sweep.run.tasks import run_tasks
 
 AGENTS = ("basic", "inference")
 DENSITIES = (0.1, 0.2)

@@ -16,7 +16,7 @@ agents, not told the total, guess at random among the undetermined cells, so thi
 measurement, not what they saw), whether it touches a revealed clue (frontier), its
 hidden neighbours and its neighbours on the board.
 
-Points run on ``--workers`` processes (``fastsweep.sweep.tasks``); a point's rows do
+Points run on ``--workers`` processes (``fastsweep.sweep.run.tasks``); a point's rows do
 not depend on the number of workers. The committed results/influence/ is made by
 scripts/reproduce.py (default ``--out``: out/influence_study/).
 
@@ -34,7 +34,7 @@ import pandas as pd
 import fastsweep
 from fastsweep.studies import influence as fi
 from fastsweep.studies.script_args import parse, parser, write_run
-from fastsweep.sweep.tasks import run_tasks
+from fastsweep.sweep.run.tasks import run_tasks
 
 AGENTS = ("basic", "inference")
 DENSITIES = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3)

@@ -5,7 +5,7 @@ random opening cell. For each board dim x dim and density, ``inference`` and
 ``probability`` with and without the mine total: mean flag rate (mines flagged by
 inference / mines, percent) over ``--games`` games with a 95% CI. Writes
 ``OUT/report_table.csv``, one row per cell as it finishes (cells run on ``--workers``
-processes, ``fastsweep.sweep.tasks``; rerunning skips the rows already there, so an
+processes, ``fastsweep.sweep.run.tasks``; rerunning skips the rows already there, so an
 interrupted run resumes; the rows end in the order of the cells), and run.json. The
 committed results/report_table/ is made by scripts/reproduce.py (default ``--out``:
 out/report_table/).
@@ -28,7 +28,7 @@ from fastsweep.stats import sample_ci
 from fastsweep.studies.published import RELE_TABLE
 from fastsweep.studies.rows import RowFile
 from fastsweep.studies.script_args import parse, parser, write_run
-from fastsweep.sweep.tasks import run_tasks
+from fastsweep.sweep.run.tasks import run_tasks
 
 FIELDS = ["dim", "density", "mines", "agent", "mine_count", "games", "flag_rate_pct",
           "ci_low_pct", "ci_high_pct", "report_linear_algebra_pct", "report_brute_force_pct",

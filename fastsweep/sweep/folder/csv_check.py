@@ -11,7 +11,7 @@ import math
 
 import pandas as pd
 
-from .grid import _label
+from ..grid import _label
 
 BOARD = ("height", "width", "mines", "rules")
 SUMMARY_NEEDS = BOARD + ("agent", "mine_count", "games", "mean_score", "ci_low", "ci_high",

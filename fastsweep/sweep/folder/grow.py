@@ -13,7 +13,7 @@ earlier command never silently drops its points).
 """
 from __future__ import annotations
 
-from .grid import member_name, with_defaults
+from ..grid import member_name, with_defaults
 from .integrity import FIXED_LATER, options_taken
 
 PRECISION = ("games", "ci", "min_games", "max_games")  # free: the stopping rule only
@@ -82,8 +82,8 @@ def _what(name, was, now) -> str:
     if isinstance(a, dict) and a:
         changed = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
         return f"; changed: {', '.join(changed)}" if changed else ""
-    from ..agents import USER_AGENTS
-    from ..user.resolve import file_digest
+    from ...agents import USER_AGENTS
+    from ...user.resolve import file_digest
 
     info = USER_AGENTS.get(name)
     obj = getattr(getattr(info, "player", None), "source_object", None)

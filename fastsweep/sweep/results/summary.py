@@ -12,15 +12,15 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .. import stats
-from .grid import board_key, from_params
-from .plan import _Plan
-from .progress import _hms
-from .grid import with_defaults
-from .csv_check import PAIRS_NEEDS, SUMMARY_NEEDS, check_against_params, read_table
-from .integrity import check_records, summaries_problem
-from .stopping import CI_METHOD, NORMAL_CI_METHOD, Tally
-from .store import folder_arg, read_params, read_records
+from ... import stats
+from ..grid import board_key, from_params
+from ..plan import _Plan
+from ..run.progress import _hms
+from ..grid import with_defaults
+from ..folder.csv_check import PAIRS_NEEDS, SUMMARY_NEEDS, check_against_params, read_table
+from ..folder.integrity import check_records, summaries_problem
+from ..stopping import CI_METHOD, NORMAL_CI_METHOD, Tally
+from ..folder.store import folder_arg, read_params, read_records
 
 TIMING_COLUMNS = ("us_per_game",)  # wall-clock derived: the only non-reproducible columns
 PAIR_COLUMNS = ("board", "height", "width", "mines", "density", "rules", "first_click",

@@ -11,15 +11,15 @@ import time
 import numpy as np
 import pandas as pd
 
-from ..kernels.engine import game as kg
-from ..options import make_config
-from ..runner import frame, play_chunk
-from ..warmup import warm
+from ...kernels.engine import game as kg
+from ...options import make_config
+from ...runner import frame, play_chunk
+from ...warmup import warm
 from .backends import Dask, Inline, Pool
 from .postmortem import describe as _describe
 from .postmortem import died, explain, where as _where
 from .progress import Progress
-from .store import _append
+from ..folder.store import _append
 
 BACKENDS = ("process", "dask")
 

@@ -16,7 +16,7 @@ import signal
 import sys
 import time
 
-from ..runner import play_chunk
+from ...runner import play_chunk
 
 REPLAY_SECONDS = 120.0  # one replay's limit: a replay that hangs is stopped, not awaited
 

@@ -12,8 +12,8 @@ import math
 
 import pandas as pd
 
-from ..config import check_flag
-from .grid import member_name
+from ...config import check_flag
+from ..grid import member_name
 from .labels import agent_labels, recorded_names
 
 FIELDS = ("size", "density", "mines", "rules", "first_click", "first_cell", "agent",
@@ -122,7 +122,7 @@ def table(summary, rows=None, cols=None, value="mean_score", ci=False,
     ``labels``: ``{agent: label}`` or ``"AGENT=LABEL,..."``, the agents' names in the
     table (by default a built-in agent's name, a user's agent's ``name`` attribute as
     its folder (or ``SweepResult``) records it, else its import path shortened to
-    ``file.py:attr``: :mod:`fastsweep.sweep.labels`).
+    ``file.py:attr``: :mod:`fastsweep.sweep.results.labels`).
     Every cell must be one configuration; otherwise the error names the fields to add.
 
     >>> import pandas as pd
@@ -145,7 +145,7 @@ def table(summary, rows=None, cols=None, value="mean_score", ci=False,
         else:  # a folder: the names params.json records (no agent's code imported for them)
             import os
 
-            from .store import folder_arg, read_params
+            from ..folder.store import folder_arg, read_params
 
             r = load(summary)
             names = recorded_names(read_params(os.path.join(folder_arg(summary, "summary"),

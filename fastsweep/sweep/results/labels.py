@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from ..agents import AGENTS
+from ...agents import AGENTS
 
 FORMAT = "AGENT=LABEL pairs separated by commas, e.g. basic=baseline,mine.py:Mine=mine"
 

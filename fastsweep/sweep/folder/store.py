@@ -12,7 +12,7 @@ import json
 import os
 import re
 
-from .grid import board_key, from_params
+from ..grid import board_key, from_params
 from .grow import check_growth, keep_ignored
 from .integrity import FORMAT, check_records, record_id, summaries_id
 

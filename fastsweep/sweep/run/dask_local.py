@@ -39,7 +39,8 @@ class _Worker(ProcessInterface):
                     memory_limit=1 / self.nworkers,  # a share of the RAM, as LocalCluster
                     death_timeout=60)  # an orphan (parent killed) exits on its own
         # the worker imports this very fastsweep (the parent may have it on sys.path only)
-        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        # (this file is ROOT/fastsweep/sweep/run/dask_local.py)
+        root = os.path.abspath(os.path.join(os.path.dirname(__file__), *[os.pardir] * 3))
         env = dict(os.environ, DASK_LOGGING__DISTRIBUTED="error",
                    PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
         self.proc = await asyncio.create_subprocess_exec(

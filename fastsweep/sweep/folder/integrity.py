@@ -29,8 +29,8 @@ import json
 import math
 import warnings
 
-from ..agents import AGENTS, agent_info, is_agent
-from ..options import OPTIONS, ORIGINAL
+from ...agents import AGENTS, agent_info, is_agent
+from ...options import OPTIONS, ORIGINAL
 
 # a folder's format (params.json): 5, summary.csv and pairs.csv carry a digest
 # (``summaries`` in params.json) and users' agents are digested by their code
