@@ -81,24 +81,6 @@ def _shifted_dot(vec, span_, R, Rx, shift):
 
 
 @njit(cache=True)
-def draw_slots(fr, how):
-    """Where ``overbudget.sample_approximated`` keeps each approximated component's
-    draws with the total: its row of log weights and totals, and its first column of
-    box counts (-1 and 0 for the others)."""
-    row = np.full(max(fr.ncomp, 1), -1, np.int64)
-    col = np.zeros(max(fr.ncomp, 1), np.int64)
-    r = 0
-    c = 0
-    for i in range(fr.ncomp):
-        if how[i] == HOW_APPROX:
-            row[i] = r
-            col[i] = c
-            r += 1
-            c += span(fr, i)[1]
-    return row, col
-
-
-@njit(cache=True)
 def combine_total(fr, cm, cd, x, bprob, u, mleft, srange):
     """Box probabilities and deductions of every component, and those of the ``u``
     unconstrained cells, given ``mleft`` mines left; ``srange`` = (fewest, most) frontier
@@ -187,19 +169,31 @@ def combine_total(fr, cm, cd, x, bprob, u, mleft, srange):
     Rx = gx.copy()
     G = np.zeros(ltot + 1, np.float64)
     Gx = np.zeros(ltot + 1, np.uint8)
-    srow, scol = draw_slots(fr, how)
+    # where each approximated component's draws are kept (``overbudget.sample_approximated``
+    # stores them in component order: its row of log weights and totals, its first column
+    # of box counts): counted down from the ends as the loop below goes backward, with no
+    # array (two arrays a call, sampled or not, were a measured 4% of the agent's time)
+    drawn = cd.smp[1].shape[0] > 0
+    srow = 0
+    scol = 0
+    if drawn:
+        for i in range(ncomp):
+            if how[i] == HOW_APPROX:
+                srow += 1
+                scol += span(fr, i)[1]
     for i in range(ncomp - 1, -1, -1):
         a0 = poff[i] - plo[i]
         wo = woff[i]
-        sampled = how[i] == HOW_APPROX and cd.smp[1].shape[0] > 0
+        sampled = how[i] == HOW_APPROX and drawn
         if how[i] != HOW_APPROX or sampled:
             for k in range(kmin[i], kmax[i] + 1):
                 G[k], Gx[k] = _shifted_dot((pv, px, a0), (plo[i], phi[i]), R, Rx, k)
         if sampled:
             b0, nb, _ = span(fr, i)
-            c0 = scol[i]
-            e, _ = box_estimates(fr, i, cd.smp[0][:, c0:c0 + nb], cd.smp[1][srow[i]],
-                                 (G, cd.smp[2][srow[i]]), bprob)
+            srow -= 1
+            scol -= nb
+            e, _ = box_estimates(fr, i, cd.smp[0][:, scol:scol + nb], cd.smp[1][srow],
+                                 (G, cd.smp[2][srow]), bprob)
             se = max(se, e)
         if how[i] != HOW_APPROX:
             code = backward_any(fr, i, cm, cd, x, (G, Gx, True), bprob)

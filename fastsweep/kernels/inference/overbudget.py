@@ -197,7 +197,7 @@ def sample_approximated(fr, cm, cd, tilt, totals, bprob):
 
     Only the draws ``combine_total`` reads are kept: with the total, one row of log
     weights and totals per approximated component and their boxes' counts side by side
-    (in component order, see ``combine.draw_slots``); without it, one component's at a
+    (in component order, read back by ``combine.combine_total``); without it, one component's at a
     time. (Sized by the whole frontier they took 32 KB per component and 2 KB per box
     of a large view as soon as one component was approximated.)"""
     lx, bym = tilt
