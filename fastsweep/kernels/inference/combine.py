@@ -172,7 +172,7 @@ def combine_total(fr, cm, cd, x, bprob, u, mleft, srange):
     # where each approximated component's draws are kept (``overbudget.sample_approximated``
     # stores them in component order: its row of log weights and totals, its first column
     # of box counts): counted down from the ends as the loop below goes backward, with no
-    # array (two arrays a call, sampled or not, were a measured 4% of the agent's time)
+    # array (it allocated two a call, sampled or not)
     drawn = cd.smp[1].shape[0] > 0
     srow = 0
     scol = 0
