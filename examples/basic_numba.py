@@ -1,9 +1,15 @@
-"""The assignment's basic agent as a user's Numba agent: the single-clue rules (and, when
-told the total, the mine-count rules), else the next hidden cell of the guess order. It
-plays exactly the games of the built-in ``basic`` (same seed, same results).
+"""The assignment's basic agent as a user's Numba agent, twice: it plays exactly the games
+of the built-in ``basic`` (same seed, same results).
 
-Its memory: a stack of clue cells to look at (pushed when they or a neighbour change),
-then the guess order's pointer.
+``agent``: the policy is the basic agent's own decision, a guess (the next hidden cell
+of the guess order); ``rules=True`` has the engine play the single-clue and mine-count
+rules before each call, as it does for the built-in agents, so the policy is called
+about ten times a game and the agent runs at the built-in's speed.
+
+``agent_by_hand``: the same agent with the rules written in the policy. Its memory: a
+stack of clue cells to look at (pushed when they or a neighbour change), then the guess
+order's pointer. It is called for every move (~900 on 30x30), each call a few tenths of
+a microsecond: about 10x the built-in's time (``scripts/bench/own_agents.py``).
 
 Run (after the Quick start): .venv/bin/python examples/basic_numba.py
 """
@@ -26,6 +32,18 @@ def _push(v, memory, n, c):
 
 @njit
 def my_basic(view, info, order, memory):
+    """The next hidden cell of the guess order (the engine played the rules first)."""
+    v = view.ravel()
+    while v[order[memory[0]]] != -1:  # memory[0]: the guess order's pointer
+        memory[0] += 1
+    return fastsweep.reveal(order[memory[0]])
+
+
+agent = fastsweep.NumbaAgent(my_basic, memory=0, rules=True)
+
+
+@njit
+def my_basic_by_hand(view, info, order, memory):
     h, w = info[I_H], info[I_W]
     n = h * w
     v = view.ravel()
@@ -65,11 +83,13 @@ def my_basic(view, info, order, memory):
     return fastsweep.reveal(cell)
 
 
-agent = fastsweep.NumbaAgent(my_basic, memory=2)
+agent_by_hand = fastsweep.NumbaAgent(my_basic_by_hand, memory=2)
 
 if __name__ == "__main__":
-    mine = fastsweep.run(agent, 30, density=0.2, games=1000, seed=1)
     built_in = fastsweep.run("basic", 30, density=0.2, games=1000, seed=1)
     cols = ["flagged", "detonated", "revealed", "guesses", "moves", "won", "score"]
-    print("the same games as the built-in basic:", mine[cols].equals(built_in[cols]))
-    print(f"mean score {mine.score.mean():.3f}")
+    for own in (agent, agent_by_hand):
+        mine = fastsweep.run(own, 30, density=0.2, games=1000, seed=1)
+        print(f"{own.name}: the same games as the built-in basic:",
+              mine[cols].equals(built_in[cols]))
+    print(f"mean score {built_in.score.mean():.3f}")

@@ -41,13 +41,56 @@ def test_python_basic_plays_the_built_in_basic_games(kw):
     assert (mine.agent == "Basic").all() and (mine.game == ref.game).all()
 
 
-@pytest.mark.parametrize("kw", RULES[::3], ids=["kg", "classic-total"])
+@pytest.mark.parametrize("kw", RULES, ids=["kg", "kg-total", "classic", "classic-total"])
 def test_numba_basic_plays_the_built_in_basic_games(kw):
-    from basic_numba import agent
+    """Both ways: the engine playing the rules (``rules=True``) and the rules by hand."""
+    from basic_numba import agent, agent_by_hand
+    assert agent.rules and not agent_by_hand.rules
     for size, games in (((30, 30), 200), ((5, 6), 200)):
-        mine = fastsweep.run(agent, size, density=0.2, games=games, seed=5, **kw)
         ref = fastsweep.run("basic", size, density=0.2, games=games, seed=5, **kw)
-        assert mine[COLS].equals(ref[COLS]), (size, kw)
+        for own in (agent, agent_by_hand):
+            mine = fastsweep.run(own, size, density=0.2, games=games, seed=5, **kw)
+            assert mine[COLS].equals(ref[COLS]), (own.name, size, kw)
+
+
+def test_the_rules_the_engine_plays_for_a_numba_agent_are_traced_and_in_its_view():
+    """``rules=True``: the rules' moves carry the rules' reasons in the trace, the policy
+    is called only where no rule applies (it sees every rule's outcome in its view), and
+    a bad ``rules`` is refused naming it."""
+    from numba import njit
+
+    @njit
+    def guess_checked(view, info, order, memory):
+        v = view.ravel()
+        h, w = view.shape
+        memory[1] += 1  # calls
+        for c in range(h * w):  # no single-clue rule may apply where the policy is called
+            if v[c] >= 0:
+                hid, known = 0, 0
+                for r in range(max(c // w - 1, 0), min(c // w + 2, h)):
+                    for cc in range(max(c % w - 1, 0), min(c % w + 2, w)):
+                        hid += v[r * w + cc] == -1
+                        known += v[r * w + cc] == -2 or v[r * w + cc] == -3
+                if hid > 0 and (v[c] == known or v[c] - known == hid):
+                    return fastsweep.reveal(-1)  # (refused: the test fails naming it)
+        while v[order[memory[0]]] != -1:
+            memory[0] += 1
+        return fastsweep.reveal(order[memory[0]])
+
+    agent = fastsweep.NumbaAgent(guess_checked, memory=1, rules=True, name="checked")
+    for seed in range(3):
+        t = fastsweep.play(agent, 12, mines=20, seed=seed, mine_count=True)
+        ref = fastsweep.play("basic", 12, mines=20, seed=seed, mine_count=True)
+        cols = ["action", "row", "col", "outcome"]
+        assert t.moves[cols].equals(ref.moves[cols])
+        ruled = (t.moves.action != "guess").to_numpy()  # the rules' moves: the same reasons
+        assert ruled.sum() > 10 and (t.moves.why[ruled] == ref.moves.why[ruled]).all()
+        assert (t.moves.ref[ruled] == ref.moves.ref[ruled]).all()
+    df = fastsweep.run(agent, 16, density=0.15, games=100, seed=1, rules="classic")
+    ref = fastsweep.run("basic", 16, density=0.15, games=100, seed=1, rules="classic")
+    assert df[COLS].equals(ref[COLS])
+    with pytest.raises(TypeError, match=r"rules: expected True .* got str 'yes'"):
+        fastsweep.NumbaAgent(guess_checked, rules="yes")
 
 
 class FirstHiddenBatch:
@@ -382,11 +425,13 @@ def test_dask_workers_import_your_agent_by_path(tmp_path):
         fastsweep.sweep(["basic", Basic()], workers=2, backend="dask", **kw)
 
 
-@pytest.mark.parametrize("which", ["python", "numba"])
+@pytest.mark.parametrize("which", ["python", "numba", "numba-rules"])
 def test_the_advisor_plays_your_agent_as_the_game_does(which):
     from fastsweep.advisor.manual import guess_order
     if which == "python":
         agent = Basic()
+    elif which == "numba":
+        from basic_numba import agent_by_hand as agent
     else:
         from basic_numba import agent
     kw = dict(first_cell="corner", first_click="safe", mine_count=True)
@@ -492,3 +537,46 @@ def test_bench_times_your_agent_beside_basic(capsys):
     mine = df[df.metric == "my_basic keep-going"]
     assert len(mine) == 5 and (mine.games_per_s > 0).all()
     assert "my_basic: 9x9 / 10 mines" in capsys.readouterr().out
+
+
+def test_the_knowledge_kept_in_memory_is_the_view_s_knowledge_at_every_move():
+    """``blocks.knowledge`` (kept across the game's moves, adding the changed cells) gives
+    the analyses of ``knowledge_state`` built afresh from the view, at every call of the
+    policy, under both rules, with and without the total (keep-going: detonated cells
+    too); the agent's own memory words are left alone; without ``knowledge=True`` the
+    block refuses, naming what to do."""
+    from numba import njit
+    from fastsweep.user.blocks import analyse_knowledge, analyse_view, knowledge
+
+    @njit
+    def both_ways(view, info, order, memory):
+        h, w = view.shape
+        n = h * w
+        if memory[0] != info[I_GAME_] + 1:  # the agent's own word: set once a game
+            memory[0] = info[I_GAME_] + 1
+        p1, p2 = np.empty(n), np.empty(n)
+        d1, d2 = np.zeros(n, np.int8), np.zeros(n, np.int8)
+        ok1 = analyse_knowledge(knowledge(view, info, memory), info[2], 0.4, True, p1, d1)
+        ok2 = analyse_view(view, info[2], 0.4, True, p2, d2)
+        if ok1 != ok2 or np.any(d1 != d2) or np.any(np.abs(p1 - p2) > 1e-12):
+            raise AssertionError("knowledge() disagrees with knowledge_state()")
+        if memory[0] != info[I_GAME_] + 1:
+            raise AssertionError("knowledge() wrote the agent's own memory")
+        v = view.ravel()
+        for c in order:  # a guess in the guess order (detonations included)
+            if v[c] == -1:
+                return fastsweep.reveal(c)
+        return fastsweep.reveal(0)
+
+    agent = fastsweep.NumbaAgent(both_ways, memory=1, knowledge=True, name="both")
+    for kw in RULES:
+        df = fastsweep.run(agent, (6, 7), mines=9, games=40, seed=4, **kw)
+        assert (df.moves > 1).all()
+    bare = fastsweep.NumbaAgent(both_ways, memory=1, name="bare")
+    with pytest.raises(AgentError, match=r"agent 'bare', game 0, move 2: raised "
+                       r"ValueError: knowledge\(view, info, memory\): the memory has no "
+                       r"room .* NumbaAgent\(policy, knowledge=True\)"):
+        fastsweep.run(bare, 5, mines=3, games=1)
+
+
+I_GAME_ = 3  # (numba_player.I_GAME, as a global the policy above reads)

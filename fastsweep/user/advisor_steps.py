@@ -33,7 +33,7 @@ def _stepper(player, shape, mines, order, view):
     if isinstance(player, BatchPlayer):
         player = player._single()
     if isinstance(player, NumbaPlayer):
-        memory = np.zeros(player.agent.memory * h * w + 16, np.int64)
+        memory, _ = player.agent.new_memory(h, w)
         return (lambda view, info: int(player.agent.policy(view, info, order, memory))), None
     game = _Game(GameInfo(-1, 0, h, w, mines, "keep-going", "any"), order)
     game.log[:] = [(int(c), int(x)) for c, x in enumerate(view) if x != ku.VIEW_HIDDEN]
@@ -63,7 +63,14 @@ def user_steps(player, S, shape, mines, order, asked):
     info[ku.I_GAME] = -1
     info[ku.I_H], info[ku.I_W] = h, w
     step, log = _stepper(player, shape, mines, np.asarray(order, np.int64), view)
+    # a NumbaAgent(rules=True): the engine's rules before each of its moves, as in its game
+    # loop (they play on the tape like its moves; the replay stops at their first reveal
+    # that has no answer yet)
+    rules = isinstance(player, NumbaPlayer) and player.agent.rules
     while not asked() and ke.hidden_left(S) > 0:
+        if rules and (ku.user_rules(S, view, info, False, mines is not None) == ku.STEP_OVER
+                      or asked() or ke.hidden_left(S) == 0):
+            break
         code = step(view.reshape(h, w), info)
         st = ku.user_move(S, view, info, code, False)
         if st < 0:

@@ -161,7 +161,8 @@ def _out_of_bounds(name, games, seed) -> str | None:
     if info is None or not isinstance(info.player, NumbaPlayer):
         return None
     own = info.player.agent
-    checked = NumbaAgent(bounds_checked(own.policy), memory=own.memory, name=own.name)
+    checked = NumbaAgent(bounds_checked(own.policy), memory=own.memory, name=own.name,
+                         rules=own.rules, knowledge=own.knowledge)
     checked._loop = compile_loop(checked.policy, "user_bounds")  # (this process only)
     USER_AGENTS[name] = dataclasses.replace(info, player=NumbaPlayer(checked, name))
     try:

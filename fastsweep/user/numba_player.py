@@ -25,6 +25,7 @@ from numba import config as numba_config
 from numba import types as nt
 from numba.core.errors import NumbaError
 
+from ..kernels.agents import blocks as kb
 from ..kernels.agents import user as ku
 from ..kernels.agents.family import MODE_BATCH, MODE_BLIND, MODE_TRACED
 from ..kernels.engine import game as kg
@@ -110,11 +111,20 @@ def policy_type_problem(policy, name) -> str | None:
 
 
 class NumbaAgent:
-    """A Numba policy as an agent: ``NumbaAgent(policy, memory=4, name=None)``.
+    """A Numba policy as an agent: ``NumbaAgent(policy, memory=4, name=None, rules=False,
+    knowledge=False)``.
 
     ``memory``: int64 words of memory per cell of the board (the policy gets
-    ``memory * H * W + 16``). Handing the ``@njit`` function itself to ``run`` is the
-    same as ``NumbaAgent(policy)``.
+    ``memory * H * W + 16``). ``knowledge=True``: room after them for
+    ``fastsweep.user.blocks.knowledge``, the knowledge-only state kept across the game's
+    moves for exact inference (its analyses then cost what the built-in agents' do,
+    not twice that). ``rules=True``: the engine plays the rules every built-in
+    agent runs first (the single-clue rules; with the mine total told, the mine-count
+    rules) after the opening and after each of the policy's moves, writing what they do
+    into the view, and calls the policy only when neither applies: an agent that keeps
+    those rules plays at the built-in agents' speed (its policy is called for the
+    guesses, not for the ~900 rule moves of a 30x30 game). Handing the ``@njit``
+    function itself to ``run`` is the same as ``NumbaAgent(policy)``.
 
     >>> import fastsweep
     >>> from numba import njit
@@ -127,9 +137,15 @@ class NumbaAgent:
     ...     return fastsweep.reveal(0)
     >>> fastsweep.run(first_hidden, 5, mines=3, games=2).agent.tolist()
     ['first_hidden', 'first_hidden']
+    >>> ruled = fastsweep.NumbaAgent(first_hidden, rules=True, name="ruled")
+    >>> a = fastsweep.run(ruled, 9, mines=10, games=20, seed=3)
+    >>> b = fastsweep.run("basic", 9, mines=10, games=20, seed=3)
+    >>> bool((a.score == b.score).all())  # the built-in basic agent's games
+    True
     """
 
-    def __init__(self, policy, memory: int = 4, name: str | None = None):
+    def __init__(self, policy, memory: int = 4, name: str | None = None,
+                 rules: bool = False, knowledge: bool = False):
         if not hasattr(policy, "py_func") and not (numba_config.DISABLE_JIT
                                                    and callable(policy)):
             raise TypeError(f"policy: expected a Numba @njit function, got "
@@ -141,14 +157,36 @@ class NumbaAgent:
         if name is not None and not (isinstance(name, str) and name):
             raise TypeError(f"name: expected a non-empty str (the agent's name in results), "
                             f"got {type(name).__name__} {name!r:.40}")
+        for arg, value, what in (
+                ("rules", rules, "the engine plays the single-clue and mine-count rules "
+                 "before each call of the policy"),
+                ("knowledge", knowledge, "the memory has room for "
+                 "fastsweep.user.blocks.knowledge")):
+            if not isinstance(value, (bool, np.bool_)):
+                raise TypeError(f"{arg}: expected True ({what}) or False, got "
+                                f"{type(value).__name__} {value!r:.40}")
         self.policy = policy
         self.memory = int(memory)
+        self.rules = bool(rules)
+        self.knowledge = bool(knowledge)
         self.name = name or getattr(policy, "py_func", policy).__name__
         self._loop = None
         self._digest = None  # of its code and what it reaches (set with the loop)
 
     def player(self, name):
         return NumbaPlayer(self, name)
+
+    def new_memory(self, h, w):
+        """(the policy's memory for an h x w board, the words zeroed at each game's
+        start): ``memory * H * W + 16`` words of its own, then, with ``knowledge=True``,
+        the room of ``fastsweep.user.blocks.knowledge`` (see ``kernels/agents/blocks``)."""
+        own = self.memory * h * w + 16
+        if not self.knowledge:
+            return np.zeros(own, np.int64), own
+        words, rows = kb.knowledge_words(h, w)
+        memory = np.zeros(own + words, np.int64)
+        memory[-3:] = rows, kb.KNOWLEDGE_MAGIC, own
+        return memory, own + 1
 
 
 class NumbaPlayer:
@@ -173,15 +211,15 @@ class NumbaPlayer:
     def _call(self, mode, params, fparams, layout, first_game, out, secs, boards, moves,
               probs, final):
         loop = self.loop()
-        n = int(params[kg.P_H] * params[kg.P_W])
         info = np.zeros(ku.I_LEN, np.int64)
-        memory = np.zeros(self.agent.memory * n + 16, np.int64)
+        memory, keep = self.agent.new_memory(int(params[kg.P_H]), int(params[kg.P_W]))
         err = np.zeros(4, np.int64)
         try:
             with compile_notice(loop, f"your agent {self.name!r} (its game loop)", "5-20 s",
                                 cached=self.agent._digest is not None):
                 made = loop(mode, params, fparams, layout, first_game, out, secs, boards,
-                            moves, probs, final, info, memory, err)
+                            moves, probs, final, info, memory, err, self.agent.rules,
+                            keep)
         except NumbaError as e:  # the loop did not compile: what of the policy is wrong
             problem = policy_type_problem(self.agent.policy, self.name)
             if problem is None:

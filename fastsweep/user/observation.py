@@ -54,7 +54,8 @@ class Observation:
 
     Attributes: ``view`` (int8 (H, W), read-only: -1 hidden, -2 flagged by the agent, -3
     a detonated mine (keep-going rules), -4 revealed but nothing shown (a noisy sensor),
-    0..8 the clue shown), ``mines`` (the mine total if told, else None), ``rules``,
+    0..8 the clue shown; the game's live view, not a copy: it shows later moves as they
+    are made, so keep a position with ``obs.view.copy()``), ``mines`` (the mine total if told, else None), ``rules``,
     ``first_click``, ``move`` (moves made so far, the opening included), ``game`` (its
     index), ``last`` ((row, col) of the last move), ``order`` (the game's guess order:
     the flat cell indices, row * W + col, in the order the built-in agents guess them),

@@ -5,7 +5,10 @@ once, with the same entry points as a compiled family (``play_batch``, ``play_tr
 the built-in agents.
 
 Per move, Python pays for one kernel call (:func:`kernels.agents.user.user_move`: check,
-answer, view update) and an :class:`Observation`; the game's set-up, opening and scoring
+answer, view update) and an :class:`Observation`: O(cells changed), nothing of the size
+of the board. The agent's ``obs.view`` is the game's own view seen through a read-only
+buffer (it cannot be made writeable, and it shows each move's answer as it lands: an
+agent keeps a position with ``obs.view.copy()``). The game's set-up, opening and scoring
 are the built-in agents' kernels, so game i is the same board and luck for every agent.
 """
 from __future__ import annotations
@@ -50,7 +53,11 @@ class _Board:
         self.h, self.w = int(params[kg.P_H]), int(params[kg.P_W])
         n = self.h * self.w
         self.view = np.empty(n, np.int8)
-        self.view2 = self.view.reshape(self.h, self.w)
+        # what the agent is given: the same memory through a read-only buffer, so no
+        # copy a move, and no way for the agent to write it (numpy refuses to make an
+        # array over a read-only buffer writeable)
+        self.shown = np.frombuffer(memoryview(self.view).toreadonly(), np.int8).reshape(
+            self.h, self.w)
         self.info = np.zeros(ku.I_LEN, np.int64)
         self.order = np.empty(n, np.int64)
 
@@ -93,15 +100,13 @@ class PythonPlayer:
             except AGENT_FAILURES as e:
                 raise AgentError(f"agent {self.name!r}, game {game} (reset): raised "
                                  f"{type(e).__name__}: {e}") from e
-        view, S, binfo, h, w = board.view2, board.S, board.info, board.h, board.w
+        view, S, binfo, h, w = board.shown, board.S, board.info, board.h, board.w
         act, log, mines = self.act, g.log, info.mines
         while st == ku.STEP_GOING:
             move = int(binfo[ku.I_MOVE])
-            snap = view.copy()
-            snap.flags.writeable = False
             last = int(binfo[ku.I_LAST])
             try:
-                mv = act(Observation(snap, mines, move, (last // w, last % w), g))
+                mv = act(Observation(view, mines, move, (last // w, last % w), g))
             except AGENT_FAILURES as e:
                 raise AgentError(f"{_where(self.name, game, move)}: raised "
                                  f"{type(e).__name__}: {e}") from e

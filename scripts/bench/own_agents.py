@@ -1,13 +1,15 @@
 """Users' own agents against the built-in ones, in one process (interleaved repeats):
 
-1. ``examples/basic_numba.py`` (the basic agent as a user's Numba agent) vs the built-in
-   ``basic``, 30x30 at density 0.2, keep-going: identical games, time per game (target
-   <= 1.5x);
+1. ``examples/basic_numba.py`` (the basic agent as a user's Numba agent, the engine
+   playing its rules: ``rules=True``) vs the built-in ``basic``, 30x30 at density 0.2,
+   keep-going: identical games, time per game (target <= 1.5x); and its
+   ``agent_by_hand`` (the rules in the policy: called every move) for comparison;
 2. ``examples/lowest_numba.py`` (lowest exact probability, its own tie-break) vs the
    built-in ``probability``, Expert classic with the total (target <= 1.5x);
 3. a Python agent's cost per move beyond its own code (a trivial agent: it returns the
-   next cell of the guess order from a list), single-game mode (target <= 10 us) and
-   batched (``act_batch``, per game-step; target <= 1 us);
+   next cell of the guess order from a list), single-game mode at 30x30 and 100x100
+   (target <= 5 us at both: O(cells changed) a move, not O(H*W)) and batched
+   (``act_batch``, per game-step; target <= 1 us);
 4. compiling a user's Numba agent in a fresh process with the engine's kernels cached
    (target <= 20 s).
 
@@ -116,12 +118,12 @@ class TrivialBatch:
         return move
 
 
-def python_overhead(games):
+def python_overhead(games, size=30, batched=True):
     """{agent: (us a move or game-step all included, the same without the agent's own
-    code)} of the trivial agents on 30x30/0.2 keep-going."""
+    code)} of the trivial agents on size x size/0.2 keep-going."""
     rows = {}
-    for agent in (Trivial(), TrivialBatch()):
-        cfg = make_config(agent, 30, density=0.2)
+    for agent in (Trivial(), TrivialBatch()) if batched else (Trivial(),):
+        cfg = make_config(agent, size, density=0.2)
         timed(cfg, 2)
         agent.own = 0.0
         out, wall = timed(cfg, games)
@@ -140,11 +142,15 @@ def main(argv=None):
     a = parse(parser("own_agents", __doc__, workers=False), argv)
     reps, g1, g2, g3 = (2, 200, 20, 20) if a.quick else (5, 4000, 300, 200)
     basic_numba, lowest_numba = example("basic_numba"), example("lowest_numba")
+    by_hand = runpy.run_path(str(ROOT / "examples" / "basic_numba.py"))["agent_by_hand"]
     rows = []
-    same, r, tm, tr = pair(basic_numba, "basic", 30, g1, reps, density=0.2)
-    rows.append(dict(measure="basic as a Numba agent / built-in basic, 30x30/0.2 keep-going",
-                     value=float(np.median(r)), lo=min(r), hi=max(r), target="<= 1.5",
-                     identical_games=same, note=f"{tm * 1e6:.1f} vs {tr * 1e6:.1f} us a game"))
+    for agent, what, target in ((basic_numba, "basic as a Numba agent (rules=True)", "<= 1.5"),
+                                (by_hand, "basic as a Numba agent, rules by hand", "")):
+        same, r, tm, tr = pair(agent, "basic", 30, g1, reps, density=0.2)
+        rows.append(dict(measure=f"{what} / built-in basic, 30x30/0.2 keep-going",
+                         value=float(np.median(r)), lo=min(r), hi=max(r), target=target,
+                         identical_games=same,
+                         note=f"{tm * 1e6:.1f} vs {tr * 1e6:.1f} us a game"))
     # --quick checks the script's path, not its numbers: row 2's pair is then basic_numba
     # (its loop compiled for row 1) and basic, under row 2's settings, not lowest_numba,
     # whose loop is 20-25 s of compiling (tests/test_own_agents.py compiles and plays it
@@ -155,16 +161,20 @@ def main(argv=None):
     rows.append(dict(measure=f"{mine2} / built-in {ref2}, Expert classic + total",
                      value=float(np.median(r)), lo=min(r), hi=max(r), target="<= 1.5",
                      identical_games=same, note=f"{tm * 1e3:.2f} vs {tr * 1e3:.2f} ms a game"))
-    ov = [python_overhead(g3) for _ in range(reps)]
-    for key, what, target in (("trivial", "Python agent: us a move beyond its own code",
-                               "<= 10"),
-                              ("trivial-batch", "batched agent (256 slots): us a game-step "
-                               "beyond its own code", "<= 1")):
-        v = [o[key][1] for o in ov]
-        allin = float(np.median([o[key][0] for o in ov]))
-        rows.append(dict(measure=what, value=float(np.median(v)), lo=min(v), hi=max(v),
-                         target=target, identical_games=None,
-                         note=f"30x30/0.2 keep-going; {allin:.2f} with the agent's code"))
+    for size, games in ((30, g3), (100, max(g3 // 10, 2))):
+        ov = [python_overhead(games, size, batched=size == 30) for _ in range(reps)]
+        for key, what, target in (("trivial", "Python agent: us a move beyond its own code",
+                                   "<= 5"),
+                                  ("trivial-batch", "batched agent (256 slots): us a "
+                                   "game-step beyond its own code", "<= 1")):
+            if key not in ov[0]:
+                continue
+            v = [o[key][1] for o in ov]
+            allin = float(np.median([o[key][0] for o in ov]))
+            rows.append(dict(measure=f"{what}, {size}x{size}", value=float(np.median(v)),
+                             lo=min(v), hi=max(v), target=target, identical_games=None,
+                             note=f"{size}x{size}/0.2 keep-going; {allin:.2f} with the "
+                             "agent's code"))
     env = dict(os.environ, FASTSWEEP_NO_VENV="1")
     secs = float(subprocess.run([sys.executable, "-c", COMPILE], cwd=ROOT, env=env,
                                 capture_output=True, text=True, check=True).stdout)

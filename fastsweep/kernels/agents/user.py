@@ -24,11 +24,16 @@ from ..engine.game import (
     P_FIRST_CLICK, P_H, P_MINE_COUNT, P_RULES, P_SEED, P_W, RULES_CLASSIC, blindfold, clock,
     game_over, new_batch_state, open_game, read_trace, record, setup_game, summarize,
 )
+from ..engine.bits import lowest_bit
+from ..engine.env import mines_left, mines_left_known, safe_left
 from ..engine.local import drain_local
-from ..engine.actions import _blank_inc, _know_flat, act_flat, flag as flag_cell, observe, observe_mine
+from ..engine.actions import (
+    _act, _blank_inc, _know_flat, act_flat, flag as flag_cell, observe, observe_mine, observed,
+)
 from ..engine.layout import (
-    A_FLAG, A_GUESS, A_REVEAL, C_DET, C_FLAG, C_KMINES, C_MINES, C_REV, C_ORDER, C_QLEN, DETONATED, F_PLANE, FLAGGED, HIDDEN, OUT_BLANK,
-    R_USER, REVEALED,
+    A_FLAG, A_GUESS, A_REVEAL, C_DET, C_FLAG, C_KMINES, C_MINES, C_OFF, C_ORDER, C_QLEN, C_REV,
+    C_P, C_W2, DETONATED, F_PLANE, FIRE_SIZE, FLAGGED, HIDDEN, K, NB_MASK_SHIFT, OUT_BLANK,
+    R_CLUE_MINES, R_CLUE_SAFE, R_COUNT_MINES, R_COUNT_SAFE, R_USER, REVEALED,
 )
 from ..jit import njit, specialise
 from .family import MODE_BATCH, MODE_BLIND, MODE_TRACED
@@ -171,6 +176,12 @@ def _move(F, cnt, S, view, info, move, classic, n):
     view[cell] = _view_code(out)
     info[I_MOVE] += 1
     info[I_LAST] = cell
+    return _end(F, cnt, S, view, info, classic, n)
+
+
+@njit(cache=True, inline="always")
+def _end(F, cnt, S, view, info, classic, n):
+    """STEP_OVER if the game just ended (``info[I_OVER]`` set), else STEP_GOING."""
     # the game's end (game.game_over, from the counters: no call, no array passed)
     rev = F[cnt + np.uint64(C_REV)]
     det = F[cnt + np.uint64(C_DET)]
@@ -181,6 +192,103 @@ def _move(F, cnt, S, view, info, move, classic, n):
         info[I_OVER] = 1
         return STEP_OVER
     return STEP_GOING
+
+
+@njit(cache=True)
+def user_rules(S, view, info, classic, mine_count):
+    """:func:`play_rules` on state ``S`` (the advisor's steps, from Python)."""
+    n = ncells(S)
+    return play_rules(flat(S), _ix(n, 0), S, view, info, classic, mine_count, n)
+
+
+@njit(cache=True)
+def play_rules(F, cnt, S, view, info, classic, mine_count, n):
+    """The rules every built-in agent runs before its own move, played for a Numba agent
+    that asked for them (``NumbaAgent(rules=True)``): the single-clue rules until none
+    fires (``local.drain_local``'s loop, the same moves in the same order), then, when
+    the agent is told the total, the mine-count rules (``local.apply_mine_count``), and
+    again until neither acts. Every cell they flag or reveal is written into the view
+    and counted in the info row, so the policy is called only where it decides: about
+    ten calls a game instead of ~900 (``scripts/bench/own_agents.py``). Returns
+    STEP_OVER or STEP_GOING."""
+    while True:
+        _drain_into_view(F, cnt, view, info, classic)
+        if _end(F, cnt, S, view, info, classic, n) == STEP_OVER:
+            return STEP_OVER
+        if not (mine_count and _mine_count_into_view(F, cnt, S, view, info, n) > 0):
+            return STEP_GOING
+        if _end(F, cnt, S, view, info, classic, n) == STEP_OVER:
+            return STEP_OVER
+
+
+@njit(cache=True)
+def _drain_into_view(F, cnt, view, info, classic):
+    """``local._drain`` with every action's outcome written into the view (a copy of
+    its loop: the built-in agents' hot loop stays free of the view); two copies, as
+    ``local.drain_local``'s, the hot one with no call in it. Returns the actions made."""
+    if observed(F, cnt):
+        return _drain_view(F, cnt, view, info, classic, True)
+    return _drain_view(F, cnt, view, info, classic, False)
+
+
+@njit(cache=True, inline="always")
+def _drain_view(F, cnt, view, info, classic, full):
+    """The loop of :func:`_drain_into_view`; ``full`` is a constant in each copy."""
+    w2 = F[cnt + np.uint64(C_W2)]
+    off = cnt + np.uint64(C_OFF)
+    queue = cnt + np.uint64(K + FIRE_SIZE)
+    q = F[cnt + np.uint64(C_QLEN)]
+    cells = np.uint64(2 * F[cnt + np.uint64(C_P)])  # (env.cell_of: a word's cell index)
+    made = 0
+    last = info[I_LAST]  # (kept in registers: the info row is written once, at the end)
+    stopped = False
+    while q > 0 and not stopped:
+        q -= 1
+        p = np.uint64(F[queue + np.uint64(q)])
+        w = F[p]
+        ml = mines_left(w)
+        sl = safe_left(w)
+        h = ml + sl
+        if h == 0 or (sl != 0 and ml != 0):
+            continue
+        kind = A_FLAG if sl == 0 else A_REVEAL
+        why = R_CLUE_MINES if sl == 0 else R_CLUE_SAFE
+        hidden = (w >> NB_MASK_SHIFT) & 0xFF
+        while hidden != 0:
+            d = p + np.uint64(F[off + np.uint64(lowest_bit(hidden))])
+            hidden &= hidden - 1
+            out, q = _act(F, cnt, w2, d, kind, why, np.int64(p), h, q, full)
+            last = F[d + cells]
+            view[last] = _view_code(out)
+            made += 1
+            if out == -1 and classic:
+                stopped = True  # (the game is over: the rest of the list stays on it)
+                break
+    F[cnt + np.uint64(C_QLEN)] = q  # (0 unless stopped)
+    info[I_MOVE] += made
+    info[I_LAST] = last
+    return made
+
+
+@njit(cache=True)
+def _mine_count_into_view(F, cnt, S, view, info, n):
+    """``local.apply_mine_count`` with the view kept: every hidden cell flagged when the
+    mines left equal the hidden cells, revealed when none is left. Returns the actions."""
+    left = mines_left_known(S)
+    h = hidden_left(S)
+    if h == 0 or (left != 0 and left != h):
+        return 0
+    kind = A_REVEAL if left == 0 else A_FLAG
+    why = R_COUNT_SAFE if left == 0 else R_COUNT_MINES
+    done = 0
+    for d in range(n):
+        if status(S, d) == HIDDEN:
+            out = act_flat(F, S[d, F_PLANE], kind, why, -1, h)
+            view[d] = _view_code(out)
+            info[I_MOVE] += 1
+            info[I_LAST] = d
+            done += 1
+    return done
 
 
 @njit(cache=True)
@@ -208,13 +316,16 @@ def policy(view, info, order, memory):  # replaced by the user's (jit.specialise
 
 
 def _play(mode, params, fparams, layout, first_game, out, secs, boards, moves, probs, final,
-          info, memory, err):
+          info, memory, err, rules, keep):
     """A Numba agent's games (the arguments as ``family._play``'s): ``info`` (I_LEN) is
     the info row, readable by the caller after an exception in the agent; ``memory``
     (int64) the agent's, zeroed at each game's start; ``err`` (int64, 4) receives a
     refused move (code, game, move number, move) and ends the call. The policy is given
     a copy of the info row before each move: what it writes there changes nothing the
-    engine reads (nor does what it writes in its view: moves are judged on ``S``)."""
+    engine reads (nor does what it writes in its view: moves are judged on ``S``).
+    ``rules``: the engine plays the built-in agents' rules before every call of the
+    policy (:func:`play_rules`); ``keep``: the memory's words zeroed at each game's
+    start (the rest is ``blocks.knowledge``'s room, which keeps its own)."""
     S, scratch = new_batch_state(params, mode != MODE_BATCH)
     n = ncells(S)
     F = flat(S)
@@ -224,6 +335,7 @@ def _play(mode, params, fparams, layout, first_game, out, secs, boards, moves, p
     order = np.empty(n, np.int64)
     seen = np.empty(I_LEN, np.int64)  # the policy's copy of the info row
     classic = params[P_RULES] == RULES_CLASSIC
+    mine_count = params[P_MINE_COUNT] != 0
     made = 0
     for i in range(out.shape[0] if mode == MODE_BATCH else 1):
         t0 = clock(secs.shape[0] > 0)
@@ -231,9 +343,11 @@ def _play(mode, params, fparams, layout, first_game, out, secs, boards, moves, p
         first = setup_game(S, params, layout, game, scratch)
         if mode == MODE_BLIND:
             blindfold(S, moves)
-        memory[:] = 0
+        memory[:keep] = 0
         np.random.seed(agent_seed(params, game))
         st = open_user_game(S, params, first, game, view, info, order)
+        if rules and st == STEP_GOING:
+            st = play_rules(F, cnt, S, view, info, classic, mine_count, n)
         while st == STEP_GOING:
             seen[:] = info
             mv = policy(view2, seen, order, memory)
@@ -244,6 +358,8 @@ def _play(mode, params, fparams, layout, first_game, out, secs, boards, moves, p
                 err[2] = info[I_MOVE]
                 err[3] = mv
                 return made
+            if rules and st == STEP_GOING:
+                st = play_rules(F, cnt, S, view, info, classic, mine_count, n)
         if mode == MODE_BATCH:
             record(S, out, secs, boards, i, t0)
         else:
