@@ -52,18 +52,11 @@ for _s in range(9):
         _BINOM[_s, _m] = math.comb(_s, _m)
 
 
-POOL_START = 64  # states a new pool holds (it doubles on demand)
-
-
 @njit(cache=True)
 def new_pool(nbox, ncomp):
-    """An empty pool for a frontier of ``nbox`` boxes in ``ncomp`` components. Small at
-    first: most analyses in play re-count a component or two of a dozen cells (a few
-    dozen states), and a pool of 1,024 states (140 KB, allocated per analysis) cost
-    more than their counting (the performance page); the capacity changes no state's
-    number, so no result."""
-    return Pool(np.empty((POOL_START, P_LEN), np.int64), np.empty((POOL_START, 2), np.float64),
-                np.zeros((POOL_START, 2), np.int64), np.empty(nbox + ncomp + 2, np.int64), 0,
+    """An empty pool for a frontier of ``nbox`` boxes in ``ncomp`` components."""
+    return Pool(np.empty((1024, P_LEN), np.int64), np.empty((1024, 2), np.float64),
+                np.zeros((256, 2), np.int64), np.empty(nbox + ncomp + 2, np.int64), 0,
                 np.zeros(max(ncomp, 1), np.float64))
 
 
