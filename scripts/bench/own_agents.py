@@ -144,8 +144,9 @@ def main(argv=None):
     basic_numba, lowest_numba = example("basic_numba"), example("lowest_numba")
     by_hand = runpy.run_path(str(ROOT / "examples" / "basic_numba.py"))["agent_by_hand"]
     rows = []
-    for agent, what, target in ((basic_numba, "basic as a Numba agent (rules=True)", "<= 1.5"),
-                                (by_hand, "basic as a Numba agent, rules by hand", "")):
+    pairs = [(basic_numba, "basic as a Numba agent (rules=True)", "<= 1.5"),
+             (by_hand, "basic as a Numba agent, rules by hand", "")]
+    for agent, what, target in pairs[:1] if a.quick else pairs:  # (quick: one loop compiled)
         same, r, tm, tr = pair(agent, "basic", 30, g1, reps, density=0.2)
         rows.append(dict(measure=f"{what} / built-in basic, 30x30/0.2 keep-going",
                          value=float(np.median(r)), lo=min(r), hi=max(r), target=target,

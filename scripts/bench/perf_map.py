@@ -1,7 +1,8 @@
 """Where an agent's kernel time goes, by compiled function, with Linux ``perf``.
 
-perf sees Numba's machine code as anonymous JIT memory. This script plays Expert games
-(classic, mine total told) with one agent, then writes ``/tmp/perf-<pid>.map``, the
+perf sees Numba's machine code as anonymous JIT memory. This script plays games with one
+agent (Expert classic with the total told, unless ``--board``, ``--rules``,
+``--mine-count`` say otherwise), then writes ``/tmp/perf-<pid>.map``, the
 symbol map perf reads for JIT code: every function of every compiled fastsweep kernel,
 at its address (``fastsweep.tools.perf_map``). It prints the CLOCK_MONOTONIC window of the
 timed games, to pass to ``perf report --time`` so that the compile and import are left
@@ -31,18 +32,25 @@ def main(argv=None):
     ap.add_argument("--agent", default="lookahead")
     ap.add_argument("--games", type=int, default=1500)
     ap.add_argument("--seed", type=int, default=100)
+    ap.add_argument("--board", default="16x30:99",
+                    help="HxW:density or HxW:mines (default 16x30:99, Expert)")
+    ap.add_argument("--rules", default="classic", help="classic (default) or keep-going")
+    ap.add_argument("--mine-count", choices=("yes", "no"), default="yes",
+                    help="whether the agent is told the total (default yes)")
     a = parse(ap, argv)
     if a.quick:
         a.agent, a.games = "basic", 5
     import fastsweep
+    from fastsweep.tools.ab import parse_board
 
-    kw = dict(mines=99, rules="classic", mine_count=True)
-    fastsweep.run(a.agent, (16, 30), games=2, seed=1, **kw)  # compile outside the window
+    size, mines, density = parse_board(a.board)
+    kw = dict(mines=mines, density=density, rules=a.rules, mine_count=a.mine_count == "yes")
+    fastsweep.run(a.agent, size, games=2, seed=1, **kw)  # compile outside the window
     t0 = time.clock_gettime(time.CLOCK_MONOTONIC)
-    df = fastsweep.run(a.agent, (16, 30), games=a.games, seed=a.seed, **kw)
+    df = fastsweep.run(a.agent, size, games=a.games, seed=a.seed, **kw)
     t1 = time.clock_gettime(time.CLOCK_MONOTONIC)
     n = write_map(compiled_functions(), f"/tmp/perf-{os.getpid()}.map")
-    print(f"{a.agent}: {a.games} Expert games in {t1 - t0:.2f} s "
+    print(f"{a.agent}: {a.games} games of {a.board} {a.rules} in {t1 - t0:.2f} s "
           f"({a.games / (t1 - t0):.0f} games/s, {df.won.mean():.1%} won)")
     if n == 0:
         print("no function map: the kernels came from the cache (set NUMBA_CACHE_DIR to "

@@ -84,7 +84,8 @@ def headline_prior():
 
 
 def bench_targets():
-    """Issue 47's targets (scripts/bench/bench_targets.py): the A/B rows and their run."""
+    """The engine's speed targets (scripts/bench/bench_targets.py): the A/B rows, the
+    rows read from other benchmarks (their source named), and the run."""
     path = os.path.join(RES, "bench_targets", "bench_targets.csv")
     if not os.path.exists(path):
         return "(no record yet: run `python3 scripts/reproduce.py`)"
@@ -96,28 +97,36 @@ def bench_targets():
         if r.old_ms == r.old_ms and str(r.old_ms) != "":
             what = (f"{float(r.old_ms):,.1f} -> {float(r.new_ms):,.1f} ms a game, "
                     f"x{1 / r.ratio:.1f} ({1 / r.ratio_max:.1f}-{1 / r.ratio_min:.1f})")
+        elif r.ratio_min == r.ratio_max:
+            what = f"{r.ratio:.3g}"
         else:
-            what = f"{r.ratio:.3f} ({r.ratio_min:.3f}-{r.ratio_max:.3f})"
-        same = {True: "yes", False: "NO", "True": "yes", "False": "NO"}.get(r.identical,
-                                                                          "(two agents)")
-        rows.append([r.target, f"{r.board} {r.rules}", what, same, r.goal,
+            what = f"{r.ratio:.3g} ({r.ratio_min:.3g}-{r.ratio_max:.3g})"
+        same = {True: "yes", False: "NO", "True": "yes", "False": "NO"}.get(
+            r.identical, "(two agents)" if "lookahead" in r.target else "-")
+        where = f"{r.board} {r.rules}".strip() if isinstance(r.board, str) else ""
+        if isinstance(r.noise, str) and r.noise != "none":
+            where += f", {r.noise}"
+        if isinstance(r.mine_count, str) and r.mine_count != "default":
+            where += ", total told" if r.mine_count == "yes" else ", total not told"
+        rows.append([r.target, where, what, same, r.goal, getattr(r, "source", ""),
                      "met" if target_met(r) else "MISSED"])
     head = (f"{run.get('date', '?')}, {run.get('machine', '?')}, "
             f"`{run.get('command', '?')}` against {run.get('rev', '?')}:")
-    return head + "\n\n" + _md(["agent", "board", "measured", "identical games", "target",
-                                 "verdict (median)"], rows)
+    return head + "\n\n" + _md(["target", "board", "measured", "identical games", "goal",
+                                 "source", "verdict (median)"], rows)
 
 
 def target_met(r):
     """Whether a bench_targets row meets its goal, on the medians: "<= X ms a game" (the
-    new time), ">= Nx faster" (old / new) or ">= R" (the games/s ratio)."""
+    new time), ">= Nx faster" (old / new), or ">= R" / "<= R" on the value measured (the
+    games/s ratio, a users' agent ratio, microseconds, seconds)."""
     goal = r.goal.split()
     bound = float(goal[1].rstrip("x"))
     if goal[1].endswith("x"):
         return 1 / r.ratio >= bound
     if len(goal) > 2 and goal[2] == "ms":
         return float(r.new_ms) <= bound
-    return r.ratio >= bound
+    return r.ratio <= bound if goal[0] == "<=" else r.ratio >= bound
 
 
 def report():

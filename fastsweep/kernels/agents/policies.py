@@ -10,7 +10,9 @@ modules, and none of them compiles the exact engine again. Agents are small inte
 import numpy as np
 
 from ..inference.count import METHOD_AUTO, ST_OK, Query, analyse, total_free
-from ..inference.incremental import W_PROB, analyse_changed, next_to_clue, soft_cache
+from ..inference.incremental import (
+    FRONT, W_PROB, analyse_changed, next_to_clue, snapshots, soft_cache,
+)
 from ..inference.incremental import new_workspace as _new_workspace
 from ..engine.actions import act, act_flat
 from ..engine.env import (
@@ -131,6 +133,11 @@ def deduce_or_guess_changed(S, trp, params, fparams, ws, soft, guess):
         return
     if params[P_VARIANT] == GUESS_IN_ORDER or a.status != ST_OK:
         guess_in_order(flat(S))
+        return
+    if params[P_VARIANT] == GUESS_LOWEST:
+        # the probability agent: its lowest probability read in the one pass of the guess
+        # order, with no fill of every cell's probability first
+        guess_lowest_front(S, trp, ws, prior, a.approx)
         return
     pcell = np.empty(n, np.float64)
     for c in range(n):
@@ -284,6 +291,37 @@ def guess_lowest(S, trp, pcell, approx):
             continue
         c = cell_of(F, wi)
         p = pcell[c]
+        if p < bp - TIE_RTOL * bp:
+            bp = p
+            best = c
+    if trp.shape[0] > 0:
+        trp[moves(S)] = bp
+    act(S, best, A_GUESS, R_APPROX_GUESS if approx > 0 else R_PROB_GUESS, -1, hid)
+
+
+@njit(cache=True)
+def guess_lowest_front(S, trp, ws, prior, approx):
+    """:func:`guess_lowest` after an incremental analysis: a frontier cell's probability
+    read from the workspace (``W_PROB``; the analysis's snapshots mark the frontier),
+    every other hidden cell's is ``prior``, as :func:`deduce_or_guess_changed` would fill
+    them; one pass of the guess order (the same cells, floats and ties, so the same
+    guess)."""
+    n = ncells(S)
+    snap = snapshots(ws, n)
+    hid = hidden_left(S)
+    best = -1
+    bp = 2.0
+    F = flat(S)
+    order = S[n, C_ORDER]
+    i = S[n, C_GPTR]
+    while i < n:
+        wi = F[order + i]
+        i += 1
+        w = F[wi]
+        if w_status(w) != HIDDEN:
+            continue
+        c = cell_of(F, wi)
+        p = ws[c, W_PROB] if snap[c] >= FRONT else prior
         if p < bp - TIE_RTOL * bp:
             bp = p
             best = c

@@ -18,20 +18,29 @@ known-mine neighbours) is compared with its value at the previous analysis. A ce
 changes iff it or one of its neighbours changed state (cells never become hidden again).
 A current component none of whose clues and hidden cells changed is exactly a component
 of the previous analysis: its clues have the same hidden neighbours and values, its cells
-touch the same clues.
+touch the same clues. Whether a hidden cell is on the frontier (touches a revealed clue)
+changes only with its key, so it is kept with the key and the frontier's size is kept
+as a running total.
 
-Workspace (float64 (2N + 1, WS_WIDTH), kept across moves and games; ``S[N, C_AGENT_CACHE]``
-is 0 after ``reset_state`` (a new game) or a dropped clue (``env.drop_clue``: its
-neighbours' keys do not change), which invalidates it). Rows 0..N, columns:
+The scan reads the words of the plane row by row and the keys from one contiguous array,
+so it touches a few kilobytes; reading each cell's state row and workspace row instead
+(128 and 72 bytes apart) made it, with the probability fill, a third of ``probability``'s
+time at 30 x 30 / 0.45 (a perf profile, the performance page).
+
+Workspace (float64, kept across moves and games; ``S[N, C_AGENT_CACHE]`` is 0 after
+``reset_state`` (a new game) or a dropped clue (``env.drop_clue``: its neighbours' keys do
+not change), which invalidates it). Rows 0..N, columns:
 
 * ``W_PROB``  mine probability of a frontier cell (from the last count of its component)
-* ``W_SNAP``  the cell's key at the previous analysis
 * ``W_KLO``   for one cell per component (its representative): the fewest mines of the
   component's layouts, else -1
 * ``W_KHI``   the representative's most mines * 2 + 1 if the component was approximated
-* row N: the sums of these over all represented components (``T_*``)
+* row N: the sums of these over all represented components (``T_*``) and the number of
+  frontier cells (``T_FRONT``)
 
-Rows N + 1 .. 2N: the soft clues' likelihood rows (:func:`soft_cache`).
+Rows N + 1 .. 2N: the soft clues' likelihood rows (:func:`soft_cache`). Then, read as one
+int64 array of N (:func:`snapshots`): each cell's key at the previous analysis plus
+``FRONT`` if it was on the frontier (-1: none yet).
 """
 from collections import namedtuple
 
@@ -39,11 +48,13 @@ import numpy as np
 
 from .count import DEFAULT_BUDGET, ST_CLUES, ST_OK, analyse_frontier
 from ..engine.env import (
-    hidden_left, mines_left_known, ncells, w_blank, w_clue, w_hidden, w_mines, w_status,
-    word,
+    flat, hidden_left, mines_left_known, ncells, w_blank, w_clue, w_hidden, w_mines,
+    w_status, word,
 )
 from ..jit import njit
-from ..engine.layout import C_AGENT_CACHE, F_AUX, F_NBR, F_NNB, F_RH, F_RM, HIDDEN, REVEALED
+from ..engine.layout import (
+    C_AGENT_CACHE, C_W2, C_WORDS, F_AUX, F_NBR, F_NNB, F_RH, F_RM, HIDDEN, REVEALED,
+)
 from ..engine.sensor import clues_exact
 from .noisy import likelihood
 
@@ -63,7 +74,6 @@ def next_to_clue(S, c):
     return False
 
 W_PROB = 0
-W_SNAP = 1
 W_KLO = 2
 W_KHI = 3
 W_LEN = 4
@@ -71,6 +81,8 @@ WS_WIDTH = 9  # (the soft rows' width; the first W_LEN columns of rows 0..N as a
 T_SMIN = 0  # row N: totals over the cached components (fewest, most mines; approximated)
 T_SMAX = 1
 T_APPROX = 2
+T_FRONT = 3  # row N: the frontier's cells (hidden cells next to a clue)
+FRONT = 1024  # a snapshot's mark of a frontier cell (keys are below 1024)
 SEL = -2  # F_AUX mark of the cells to re-count
 
 #: Result of :func:`analyse_changed`: ``status`` and ``approx`` (approximated components,
@@ -84,7 +96,15 @@ Changed = namedtuple("Changed", "status approx box nbox smin smax u mleft")
 
 @njit(cache=True)
 def new_workspace(n):
-    return np.zeros((2 * n + 1, WS_WIDTH), np.float64)
+    return np.zeros((2 * n + 1 + (n + WS_WIDTH - 1) // WS_WIDTH, WS_WIDTH), np.float64)
+
+
+@njit(cache=True)
+def snapshots(ws, n):
+    """The snapshot keys of the N cells: a contiguous int64 view of the workspace's
+    last rows."""
+    base = (2 * n + 1) * WS_WIDTH
+    return ws.reshape(ws.size)[base:base + n].view(np.int64)
 
 
 @njit(cache=True)
@@ -93,13 +113,15 @@ def _begin(S, ws):
     n = ncells(S)
     if S[n, C_AGENT_CACHE] != 0:
         return
+    snap = snapshots(ws, n)
     for c in range(n):
-        ws[c, W_SNAP] = -1.0
+        snap[c] = -1
         ws[c, W_KLO] = -1.0
         ws[n + 1 + c, :] = np.nan
     ws[n, T_SMIN] = 0.0
     ws[n, T_SMAX] = 0.0
     ws[n, T_APPROX] = 0.0
+    ws[n, T_FRONT] = 0.0
     S[n, C_AGENT_CACHE] = 1
 
 
@@ -126,10 +148,9 @@ def soft_cache(S, ws, model, a, b):
 
 
 @njit(cache=True)
-def _drop_rep(ws, c):
+def _drop_rep(ws, c, n):
     """Forget the component cell ``c`` represents (if any): it is being re-counted."""
     if ws[c, W_KLO] >= 0.0:
-        n = (ws.shape[0] - 1) // 2  # (rows: N cells, the totals, N soft rows)
         kh = int(ws[c, W_KHI])
         ws[n, T_SMIN] -= ws[c, W_KLO]
         ws[n, T_SMAX] -= kh >> 1
@@ -153,34 +174,47 @@ def analyse_changed(S, ws, prior, budget, soft, blanks):
         budget = DEFAULT_BUDGET
     queue = np.empty(n, np.int32)
     qt = 0
-    fcells = 0
-    for c in range(n):
-        w = word(S, c)  # one read for three fields
-        st = w_status(w)
-        h = w_hidden(w)
-        km = w_mines(w)
-        key = st | (h << 2) | (km << 6)
-        front = st == HIDDEN and S[c, F_NNB] - h - km > 0
-        if front and blanks:
-            front = next_to_clue(S, c)  # (a revealed neighbour may be a blank)
-        fcells += front
-        if key != ws[c, W_SNAP]:
-            ws[c, W_SNAP] = key
-            _drop_rep(ws, c)
-            if soft.shape[0] > 0 and st == REVEALED and h == 0 and soft[c, 0] == soft[c, 0] \
-                    and soft[c, km] == 0.0:
-                # a settled soft clue that rules the position out (count._settled_soft)
-                S[n, C_AGENT_CACHE] = 0
-                return Changed(ST_CLUES, 0, np.empty((0, CB_LEN), np.int32), 0, 0, 0, 0, 0)
-            if front or (st == REVEALED and h > 0):
-                S[c, F_AUX] = SEL
-                queue[qt] = c
-                qt += 1
-            else:
-                # in no component: clear an id or mark of an earlier build (a blank was
-                # a box cell when hidden; build_from takes a revealed cell with an id
-                # for a constraint)
-                S[c, F_AUX] = -1
+    snap = snapshots(ws, n)
+    fcells = int(ws[n, T_FRONT])
+    F = flat(S)
+    w2 = S[n, C_W2]
+    width = w2 - 2
+    c = 0
+    for r in range(n // width):  # the plane row by row, cells in index order
+        j0 = np.uint64(S[n, C_WORDS] + (r + 1) * w2 + 1)  # (unsigned: see env._ix)
+        for x in range(width):
+            w = F[j0 + np.uint64(x)]  # one read for three fields
+            st = w_status(w)
+            h = w_hidden(w)
+            km = w_mines(w)
+            key = st | (h << 2) | (km << 6)
+            old = snap[c]
+            if old < 0 or key != (old & (FRONT - 1)):
+                front = st == HIDDEN and S[c, F_NNB] - h - km > 0
+                if front and blanks:
+                    front = next_to_clue(S, c)  # (a revealed neighbour may be a blank)
+                if old >= 0 and old >= FRONT:
+                    fcells -= 1
+                fcells += front
+                snap[c] = key + FRONT * front
+                _drop_rep(ws, c, n)
+                if soft.shape[0] > 0 and st == REVEALED and h == 0 and \
+                        soft[c, 0] == soft[c, 0] and soft[c, km] == 0.0:
+                    # a settled soft clue that rules the position out (count._settled_soft)
+                    S[n, C_AGENT_CACHE] = 0
+                    return Changed(ST_CLUES, 0, np.empty((0, CB_LEN), np.int32), 0, 0, 0,
+                                   0, 0)
+                if front or (st == REVEALED and h > 0):
+                    S[c, F_AUX] = SEL
+                    queue[qt] = c
+                    qt += 1
+                else:
+                    # in no component: clear an id or mark of an earlier build (a blank
+                    # was a box cell when hidden; build_from takes a revealed cell with
+                    # an id for a constraint)
+                    S[c, F_AUX] = -1
+            c += 1
+    ws[n, T_FRONT] = fcells
     # the components of the changed cells: alternate hidden cells and clues
     qh = 0
     ncon = 0
@@ -188,7 +222,7 @@ def analyse_changed(S, ws, prior, budget, soft, blanks):
         c = queue[qh]
         qh += 1
         if cell_status(S, c) == HIDDEN:
-            _drop_rep(ws, c)
+            _drop_rep(ws, c, n)
             for k in range(S[c, F_NNB]):
                 d = S[c, F_NBR + k]
                 w = word(S, d)  # a constraint: revealed, hidden neighbours (not a blank)
