@@ -16,6 +16,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
+from numba import typeof
 
 from ..kernels.agents import user as ku
 from ..kernels.agents.family import MODE_BATCH, MODE_BLIND, MODE_TRACED
@@ -74,6 +75,15 @@ class _Board:
                         RULES[int(i[ku.I_RULES])], FIRST_CLICK[int(i[ku.I_FIRST_CLICK])])
 
 
+def _entry(kernel, args):
+    """``kernel``'s compiled entry point for arguments like ``args``: called a move, it
+    skips the dispatcher's typing of every argument (about a microsecond a call)."""
+    sig = tuple(typeof(a) for a in args)
+    if sig not in kernel.overloads:
+        kernel.compile(sig)  # (or loads it from the disk cache)
+    return kernel.overloads[sig].entry_point
+
+
 def _seed(params) -> int:
     return int(np.array([params[kg.P_SEED]], np.int64).view(np.uint64)[0])
 
@@ -87,7 +97,7 @@ class PythonPlayer:
         self.reset = reset
         self.reasons = {}
 
-    def _game(self, board, params, layout, game, seed, classic, tape=None):
+    def _game(self, board, params, layout, game, seed, classic, tape=None, user_move=None):
         """Play one game on ``board``; return its moves (the view's log)."""
         st = board.start(params, layout, game, tape)
         info = board.game_info(params, seed)
@@ -102,11 +112,14 @@ class PythonPlayer:
                                  f"{type(e).__name__}: {e}") from e
         view, S, binfo, h, w = board.shown, board.S, board.info, board.h, board.w
         act, log, mines = self.act, g.log, info.mines
+        user_move = user_move or ku.user_move
+        # (the info row's move count and last cell, kept here: each accepted move adds one
+        # and is the last; reading them back from the array cost two numpy scalars a move)
+        move = int(binfo[ku.I_MOVE])
+        last = divmod(first, w)
         while st == ku.STEP_GOING:
-            move = int(binfo[ku.I_MOVE])
-            last = int(binfo[ku.I_LAST])
             try:
-                mv = act(Observation(view, mines, move, (last // w, last % w), g))
+                mv = act(Observation(view, mines, move, last, g))
             except AGENT_FAILURES as e:
                 raise AgentError(f"{_where(self.name, game, move)}: raised "
                                  f"{type(e).__name__}: {e}") from e
@@ -118,7 +131,7 @@ class PythonPlayer:
                 raise ValueError(f"{_where(self.name, game, move)}: returned a "
                                  f"{type(mv).__name__} that cannot be read as a move: "
                                  f"{type(e).__name__}: {e}") from e
-            st = ku.user_move(S, board.view, binfo, code, classic)
+            st = user_move(S, board.view, binfo, code, classic)
             if st < 0:
                 raise ValueError(f"{_where(self.name, game, move)}: returned "
                                  f"{describe(code, w)}, which is refused: {ERRORS[st]}")
@@ -126,17 +139,20 @@ class PythonPlayer:
             log.append((cell, int(board.view[cell])))
             if type(mv) in _RECORDS and mv.why:
                 self.reasons[move] = mv.why  # (move index in the trace: moves made before it)
+            move += 1
+            last = divmod(cell, w)
 
     def _play(self, mode, params, layout, first_game, out, secs, boards, moves, final):
         self.reasons = {}  # the agent's own reasons of the last game's moves, if it gave any
         board = _Board(params, mode != MODE_BATCH)
         seed = _seed(params)
         classic = bool(params[kg.P_RULES] == kg.RULES_CLASSIC)
+        step = _entry(ku.user_move, (board.S, board.view, board.info, 0, classic))
         made = 0
         for i in range(out.shape[0] if mode == MODE_BATCH else 1):
             t0 = time.perf_counter()
             self._game(board, params, layout, first_game + i, seed, classic,
-                       moves if mode == MODE_BLIND else None)
+                       moves if mode == MODE_BLIND else None, step)
             if mode == MODE_BATCH:
                 kg.record(board.S, out, secs, boards, i, t0)
             else:

@@ -55,16 +55,19 @@ def timed(cfg, games, seed=1):
 
 
 def pair(mine, ref, size, games, reps, **kw):
-    """Interleaved repeats of two agents on the same games: (identical, [ratios])."""
+    """Interleaved repeats of two agents on the same games: (identical, [ratios], median
+    seconds a game of each)."""
     cm, cr = make_config(mine, size, **kw), make_config(ref, size, **kw)
     timed(cm, 2), timed(cr, 2)  # compile / load
-    ratios, same = [], True
+    ratios, same, tms, trs = [], True, [], []
     for _ in range(reps):
         om, tm = timed(cm, games)
         orf, tr = timed(cr, games)
         same &= np.array_equal(om[:, :6], orf[:, :6])
         ratios.append(tm / tr)
-    return same, ratios, tm / games, tr / games
+        tms.append(tm)
+        trs.append(tr)
+    return same, ratios, float(np.median(tms)) / games, float(np.median(trs)) / games
 
 
 class Trivial:

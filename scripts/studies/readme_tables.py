@@ -103,7 +103,7 @@ def bench_targets():
             what = f"{r.ratio:.3g} ({r.ratio_min:.3g}-{r.ratio_max:.3g})"
         same = {True: "yes", False: "NO", "True": "yes", "False": "NO"}.get(
             r.identical, "(two agents)" if "lookahead" in r.target else "-")
-        where = f"{r.board} {r.rules}".strip() if isinstance(r.board, str) else ""
+        where = " ".join(x for x in (r.board, r.rules) if isinstance(x, str) and x)
         if isinstance(r.noise, str) and r.noise != "none":
             where += f", {r.noise}"
         if isinstance(r.mine_count, str) and r.mine_count != "default":
