@@ -64,7 +64,7 @@ CASES = [
 ]
 # scripts that write no folder: (script, arguments, a line of what they print)
 OTHERS = [
-    ("bench/perf_map.py", ["--quick"], "basic: 5 Expert games in "),
+    ("bench/perf_map.py", ["--quick"], "basic: 5 games of 16x30:99 classic in "),
     ("bench/total_split.py", ["--quick"], "guess steps a game (each an analysis with the total)"),
     pytest.param("bench_ab.py", ["--rev", "HEAD", "--quick"],
                  "new / old time per game, median of the paired ratios",
