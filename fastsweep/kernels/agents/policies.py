@@ -272,13 +272,17 @@ def flag_likely(S, bprob, pu, at):
     return done
 
 
-@njit(cache=True)
-def guess_lowest(S, trp, pcell, approx):
-    """Guess the hidden cell of lowest mine probability ``pcell[c]``; ties (within
-    TIE_RTOL) go to the earliest in the guess order. ``approx`` > 0: the probabilities
-    were partly approximated (the move's reason says so)."""
+@njit(cache=True, inline="always")  # (two call sites, each with a constant from_ws)
+def _guess_lowest_in_order(S, trp, pcell, ws, prior, from_ws, approx):
+    """Guess the hidden cell of lowest mine probability; ties (within TIE_RTOL) go to the
+    earliest in the guess order. The probabilities: ``pcell[c]``, or with ``from_ws``
+    the incremental analysis's, read as the cells are met (``W_PROB`` for a frontier
+    cell, marked in the analysis's snapshots, ``prior`` for the others: the floats
+    ``deduce_or_guess_changed`` would fill). ``approx`` > 0: the probabilities were
+    partly approximated (the move's reason says so)."""
     n = ncells(S)
     hid = hidden_left(S)
+    snap = snapshots(ws, n) if from_ws else np.empty(0, np.int64)
     best = -1
     bp = 2.0
     F = flat(S)
@@ -290,7 +294,10 @@ def guess_lowest(S, trp, pcell, approx):
         if w_status(F[wi]) != HIDDEN:
             continue
         c = cell_of(F, wi)
-        p = pcell[c]
+        if from_ws:
+            p = ws[c, W_PROB] if snap[c] >= FRONT else prior
+        else:
+            p = pcell[c]
         if p < bp - TIE_RTOL * bp:
             bp = p
             best = c
@@ -300,34 +307,18 @@ def guess_lowest(S, trp, pcell, approx):
 
 
 @njit(cache=True)
+def guess_lowest(S, trp, pcell, approx):
+    """Guess the hidden cell of lowest mine probability ``pcell[c]`` (ties to the
+    earliest in the guess order)."""
+    _guess_lowest_in_order(S, trp, pcell, np.empty((0, 0), np.float64), 0.0, False, approx)
+
+
+@njit(cache=True)
 def guess_lowest_front(S, trp, ws, prior, approx):
-    """:func:`guess_lowest` after an incremental analysis: a frontier cell's probability
-    read from the workspace (``W_PROB``; the analysis's snapshots mark the frontier),
-    every other hidden cell's is ``prior``, as :func:`deduce_or_guess_changed` would fill
-    them; one pass of the guess order (the same cells, floats and ties, so the same
-    guess)."""
-    n = ncells(S)
-    snap = snapshots(ws, n)
-    hid = hidden_left(S)
-    best = -1
-    bp = 2.0
-    F = flat(S)
-    order = S[n, C_ORDER]
-    i = S[n, C_GPTR]
-    while i < n:
-        wi = F[order + i]
-        i += 1
-        w = F[wi]
-        if w_status(w) != HIDDEN:
-            continue
-        c = cell_of(F, wi)
-        p = ws[c, W_PROB] if snap[c] >= FRONT else prior
-        if p < bp - TIE_RTOL * bp:
-            bp = p
-            best = c
-    if trp.shape[0] > 0:
-        trp[moves(S)] = bp
-    act(S, best, A_GUESS, R_APPROX_GUESS if approx > 0 else R_PROB_GUESS, -1, hid)
+    """:func:`guess_lowest` straight after an incremental analysis, on its probabilities
+    (one pass of the guess order, no fill of every hidden cell's probability first: the
+    same cells, floats and ties, so the same guess)."""
+    _guess_lowest_in_order(S, trp, np.empty(0, np.float64), ws, prior, True, approx)
 
 
 @njit(cache=True)
