@@ -295,7 +295,7 @@ def _guess_lowest_in_order(S, trp, pcell, ws, prior, from_ws, approx):
             continue
         c = cell_of(F, wi)
         if from_ws:
-            p = ws[c, W_PROB] if snap[c] >= FRONT else prior
+            p = ws[c, W_PROB] if snap[c] & FRONT else prior
         else:
             p = pcell[c]
         if p < bp - TIE_RTOL * bp:

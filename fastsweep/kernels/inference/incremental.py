@@ -39,8 +39,11 @@ not change), which invalidates it). Rows 0..N, columns:
   frontier cells (``T_FRONT``)
 
 Rows N + 1 .. 2N: the soft clues' likelihood rows (:func:`soft_cache`). Then, read as one
-int64 array of N (:func:`snapshots`): each cell's key at the previous analysis plus
-``FRONT`` if it was on the frontier (-1: none yet).
+int64 array of N (:func:`snapshots`): each cell's key at the previous analysis, plus
+``FRONT`` if it was on the frontier, plus its whole word shifted by ``WORD_SHIFT`` (-1:
+none yet). The word holds the key's fields and a few more (the work list's queued bit),
+so an unchanged word, one compare, is an unchanged key; the key is read only when the
+word changed.
 """
 from collections import namedtuple
 
@@ -83,6 +86,7 @@ T_SMAX = 1
 T_APPROX = 2
 T_FRONT = 3  # row N: the frontier's cells (hidden cells next to a clue)
 FRONT = 1024  # a snapshot's mark of a frontier cell (keys are below 1024)
+WORD_SHIFT = 11  # a snapshot holds the cell's word above its key and frontier mark
 SEL = -2  # F_AUX mark of the cells to re-count
 
 #: Result of :func:`analyse_changed`: ``status`` and ``approx`` (approximated components,
@@ -179,41 +183,44 @@ def analyse_changed(S, ws, prior, budget, soft, blanks):
     F = flat(S)
     w2 = S[n, C_W2]
     width = w2 - 2
-    c = 0
     for r in range(n // width):  # the plane row by row, cells in index order
         j0 = np.uint64(S[n, C_WORDS] + (r + 1) * w2 + 1)  # (unsigned: see env._ix)
         for x in range(width):
-            w = F[j0 + np.uint64(x)]  # one read for three fields
+            c = r * width + x
+            w = F[j0 + np.uint64(x)]
+            old = snap[c]
+            if w == old >> WORD_SHIFT:  # the same word: the same key (most cells)
+                continue
             st = w_status(w)
             h = w_hidden(w)
             km = w_mines(w)
             key = st | (h << 2) | (km << 6)
-            old = snap[c]
-            if old < 0 or key != (old & (FRONT - 1)):
-                front = st == HIDDEN and S[c, F_NNB] - h - km > 0
-                if front and blanks:
-                    front = next_to_clue(S, c)  # (a revealed neighbour may be a blank)
-                if old >= 0 and old >= FRONT:
-                    fcells -= 1
-                fcells += front
-                snap[c] = key + FRONT * front
-                _drop_rep(ws, c, n)
-                if soft.shape[0] > 0 and st == REVEALED and h == 0 and \
-                        soft[c, 0] == soft[c, 0] and soft[c, km] == 0.0:
-                    # a settled soft clue that rules the position out (count._settled_soft)
-                    S[n, C_AGENT_CACHE] = 0
-                    return Changed(ST_CLUES, 0, np.empty((0, CB_LEN), np.int32), 0, 0, 0,
-                                   0, 0)
-                if front or (st == REVEALED and h > 0):
-                    S[c, F_AUX] = SEL
-                    queue[qt] = c
-                    qt += 1
-                else:
-                    # in no component: clear an id or mark of an earlier build (a blank
-                    # was a box cell when hidden; build_from takes a revealed cell with
-                    # an id for a constraint)
-                    S[c, F_AUX] = -1
-            c += 1
+            if old >= 0 and key == old & (FRONT - 1):  # another field (the queued bit)
+                snap[c] = (np.int64(w) << WORD_SHIFT) | (old & (2 * FRONT - 1))
+                continue
+            front = st == HIDDEN and S[c, F_NNB] - h - km > 0
+            if front and blanks:
+                front = next_to_clue(S, c)  # (a revealed neighbour may be a blank)
+            if old >= 0 and old & FRONT:
+                fcells -= 1
+            fcells += front
+            snap[c] = (np.int64(w) << WORD_SHIFT) | key | (FRONT * front)
+            _drop_rep(ws, c, n)
+            if soft.shape[0] > 0 and st == REVEALED and h == 0 and \
+                    soft[c, 0] == soft[c, 0] and soft[c, km] == 0.0:
+                # a settled soft clue that rules the position out (count._settled_soft)
+                S[n, C_AGENT_CACHE] = 0
+                return Changed(ST_CLUES, 0, np.empty((0, CB_LEN), np.int32), 0, 0, 0,
+                               0, 0)
+            if front or (st == REVEALED and h > 0):
+                S[c, F_AUX] = SEL
+                queue[qt] = c
+                qt += 1
+            else:
+                # in no component: clear an id or mark of an earlier build (a blank
+                # was a box cell when hidden; build_from takes a revealed cell with
+                # an id for a constraint)
+                S[c, F_AUX] = -1
     ws[n, T_FRONT] = fcells
     # the components of the changed cells: alternate hidden cells and clues
     qh = 0
