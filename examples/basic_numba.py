@@ -4,7 +4,7 @@ of the built-in ``basic`` (same seed, same results).
 ``agent``: the policy is the basic agent's own decision, a guess (the next hidden cell
 of the guess order); ``rules=True`` has the engine play the single-clue and mine-count
 rules before each call, as it does for the built-in agents, so the policy is called
-about ten times a game and the agent runs at the built-in's speed.
+about 30 times a 30x30 game (its guesses) and the agent runs at the built-in's speed.
 
 ``agent_by_hand``: the same agent with the rules written in the policy. Its memory: a
 stack of clue cells to look at (pushed when they or a neighbour change), then the guess
