@@ -48,8 +48,14 @@ def main(argv=None):
     sys.path.insert(0, ROOT)  # this checkout's package, whichever one .venv installed
     from fastsweep.tools.ab import compare
     r = compare(a.rev, a.board, a.agent, a.rules, a.mine_count, a.noise, a.rounds, a.seconds)
-    print("identical games in every round" if r["identical"] else
-          "note: the two revisions play different games in some rounds")
+    if r["identical"]:
+        print("identical games in every round")
+    elif r["differ"] == r["differ_approx"]:
+        print(f"note: {r['differ']} games differ, each one that an engine counted in part "
+              "approximately (over its budget; the other may decide more there)")
+    else:
+        print(f"note: the two revisions play {r['differ']} games differently "
+              f"({r['differ'] - r['differ_approx']} with no approximated step in either)")
     mc = "" if a.mine_count is None else f", mine count {a.mine_count}"
     mc += "" if a.noise is None else f", noise {a.noise}"
     print(f"{a.agent} {a.rules}{mc} {a.board}, {r['games']} games per batch, {a.rounds} rounds")

@@ -19,14 +19,21 @@ import tarfile
 import tempfile
 import time
 
+from ..kernels.engine.game import OUT_APPROX
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def _same(got, want):
     """Whether two result tables agree on their shared columns (columns added since the
     old revision are left out)."""
+    return not _differ(got, want).any()
+
+
+def _differ(got, want):
+    """Per game: whether the two result tables differ on their shared columns."""
     k = min(got.shape[1], want.shape[1])
-    return bool((got[:, :k] == want[:, :k]).all())
+    return (got[:, :k] != want[:, :k]).any(axis=1)
 
 
 def load_revision(rev: str, dest: str, name: str = "fastsweep_ab"):
@@ -76,6 +83,10 @@ def parse_board(text: str):
     return size, int(amount), None
 
 
+# the approximated steps of a game in the runner's result table (the same column in every
+# revision: OUT_APPROX has not moved since the first commit)
+_APPROX_COLUMN = OUT_APPROX
+
 _LOADED = {}  # revision -> its (options, runner) modules
 
 
@@ -83,7 +94,10 @@ def compare(rev, board, agent="basic", rules="keep-going", mine_count=None, nois
             rounds=40, seconds=0.03):
     """The interleaved A/B of :func:`main` as a dict: identical (games), games (per
     batch), old_us / new_us (median microseconds a game), their minima, ratio (median of
-    the paired new / old ratios) and the ratios' range."""
+    the paired new / old ratios) and the ratios' range; ``differ``, the games played
+    differently over all rounds, and ``differ_approx``, those of them in which either
+    engine counted a step approximately (over its budget: an exact analysis that the other
+    approximated may decide more, which is not a change of an exact game)."""
     size, mines, density = parse_board(board)
     import fastsweep.options as new_config
     import fastsweep.runner as new_game
@@ -105,7 +119,7 @@ def compare(rev, board, agent="basic", rules="keep-going", mine_count=None, nois
     games = max(4, int(seconds / max(per_game, 1e-7)))
     new = batch_runner(new_config, new_game, size, mines, density, games, **kw)
     old = batch_runner(old_config, old_game, size, mines, density, games, **kw)
-    t_new, t_old, same = [], [], True
+    t_new, t_old, differ, differ_approx = [], [], 0, 0
     for r in range(rounds):
         pair = ((new, t_new), (old, t_old)) if r % 2 == 0 else ((old, t_old), (new, t_new))
         res = []
@@ -113,9 +127,12 @@ def compare(rev, board, agent="basic", rules="keep-going", mine_count=None, nois
             t = time.perf_counter()
             res.append(f(r + 3))
             ts.append((time.perf_counter() - t) / games * 1e6)
-        same = same and _same(res[0], res[1])
+        d = _differ(res[0], res[1])
+        differ += int(d.sum())
+        col = _APPROX_COLUMN
+        differ_approx += int((d & ((res[0][:, col] > 0) | (res[1][:, col] > 0))).sum())
     ratios = [n / o for n, o in zip(t_new, t_old)]
-    return dict(identical=same, games=games, old_us=statistics.median(t_old),
+    return dict(identical=differ == 0, differ=differ, differ_approx=differ_approx, games=games, old_us=statistics.median(t_old),
                 new_us=statistics.median(t_new), old_min_us=min(t_old),
                 new_min_us=min(t_new), ratio=statistics.median(ratios),
                 ratio_min=min(ratios), ratio_max=max(ratios))

@@ -103,6 +103,8 @@ def bench_targets():
             what = f"{r.ratio:.3g} ({r.ratio_min:.3g}-{r.ratio_max:.3g})"
         same = {True: "yes", False: "NO", "True": "yes", "False": "NO"}.get(
             r.identical, "(two agents)" if "lookahead" in r.target else "-")
+        if isinstance(r.identical, str) and r.identical.startswith("no:"):
+            same = r.identical  # (games that differ, and why: bench_targets says)
         where = " ".join(x for x in (r.board, r.rules) if isinstance(x, str) and x)
         if isinstance(r.noise, str) and r.noise != "none":
             where += f", {r.noise}"
