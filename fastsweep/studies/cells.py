@@ -93,13 +93,18 @@ def tiny(cells):
     return [c for _, c in best.values()]
 
 
-def run_study(name, cells, games, workers, out, seed, slow=None):
+def run_study(name, cells, games, workers, out, seed, slow=None, default=None):
     """Play every cell of ``cells`` (agent, size, density or ("mines", m), rules,
     mine_count, extra options) not yet in ``out/<name>.csv``, ``games`` games each
-    (fewer for agents in ``slow``: {agent, (study, agent, width) or (study, agent, width,
-    "aware") for noise-aware play: games}), on ``workers`` processes; the file's rows end
-    in the order of ``cells``. Returns the path."""
+    (other counts for agents in ``slow``: {agent, (study, agent, width) or (study, agent,
+    width, "aware") for noise-aware play: games}), on ``workers`` processes; the file's
+    rows end in the order of ``cells``. Returns the path.
+
+    A count in ``slow`` below ``games`` lowers it; one above it (a cell made cheap enough
+    to play more) raises it, when ``games`` is the study's ``default`` (a ``--games`` or
+    ``--quick`` asking for fewer caps every cell)."""
     slow = slow or {}
+    more = {k: v for k, v in slow.items() if v > games and games == default}
     path = os.path.join(out, f"{name}.csv")
     rows = RowFile(path, FIELDS, KEY)
     todo, order = [], []
@@ -112,6 +117,7 @@ def run_study(name, cells, games, workers, out, seed, slow=None):
         n = min(games, slow.get(agent, games), slow.get((name, agent, cfg.width), games))
         if cfg.noise_aware:
             n = min(n, slow.get((name, agent, cfg.width, "aware"), games))
+            n = more.get((name, agent, cfg.width, "aware"), n)
         # (a rough cost for the order: slow agents and noise-aware ones take ~50x longer)
         heavy = agent in slow or (cfg.noise_aware and agent in ("inference", "probability"))
         todo.append((cfg.cells * n * (50 if heavy else 1),
@@ -150,7 +156,7 @@ def study_main(argv, name, doc, studies, games, seed, slow, draw_all):
     for n in names:
         t0 = time.time()
         cells = tiny(studies[n]) if a.quick else studies[n]
-        path = run_study(n, cells, a.games, a.workers, a.out, seed, slow)
+        path = run_study(n, cells, a.games, a.workers, a.out, seed, slow, games)
         print(f"{n}: {path} in {time.time() - t0:.0f} s", flush=True)
     for f in draw_all(a.out, names):
         print("wrote", f)

@@ -2,7 +2,7 @@
 
 perf sees Numba's machine code as anonymous JIT memory. This script plays games with one
 agent (Expert classic with the total told, unless ``--board``, ``--rules``,
-``--mine-count`` say otherwise), then writes ``/tmp/perf-<pid>.map``, the
+``--mine-count``, ``--noise`` say otherwise), then writes ``/tmp/perf-<pid>.map``, the
 symbol map perf reads for JIT code: every function of every compiled fastsweep kernel,
 at its address (``fastsweep.tools.perf_map``). It prints the CLOCK_MONOTONIC window of the
 timed games, to pass to ``perf report --time`` so that the compile and import are left
@@ -37,6 +37,8 @@ def main(argv=None):
     ap.add_argument("--rules", default="classic", help="classic (default) or keep-going")
     ap.add_argument("--mine-count", choices=("yes", "no"), default="yes",
                     help="whether the agent is told the total (default yes)")
+    ap.add_argument("--noise", default=None,
+                    help="a noise spec as in sweep, e.g. detector:p_neg=0.2,p_pos=0.2")
     a = parse(ap, argv)
     if a.quick:
         a.agent, a.games = "basic", 5
@@ -45,6 +47,8 @@ def main(argv=None):
 
     size, mines, density = parse_board(a.board)
     kw = dict(mines=mines, density=density, rules=a.rules, mine_count=a.mine_count == "yes")
+    if a.noise:
+        kw["noise"] = a.noise
     fastsweep.run(a.agent, size, games=2, seed=1, **kw)  # compile outside the window
     t0 = time.clock_gettime(time.CLOCK_MONOTONIC)
     df = fastsweep.run(a.agent, size, games=a.games, seed=a.seed, **kw)

@@ -16,7 +16,7 @@ from ..frontier import CK_VAL, clue_bounds, is_soft
 from ...jit import njit
 from .tree_tables import (
     MAX_CLOSE, MAX_OPEN, SOFT_TINY, T_HI, T_K0, T_K1, T_LEN, T_LO, T_OFF, X_ALIVE, X_EXISTS, TreePool,
-    _clue_cells, _coefficients, _grow1, _grow2, _nib, _state,
+    _clue_cells, _coefficients, _grow1, _grow2, _nib, put_state,
 )
 
 #: The layout of a join (:func:`_plan`): ``dest[side, slot]`` is the slot of the
@@ -140,16 +140,16 @@ def _fits(a0, a1, b0, b1, shared):
     return True
 
 
-@njit(cache=True)
-def _soft_factor(fr, soft, sa, sb):
+@njit(cache=True, inline="always")  # (once per pair: a call would pass the frontier)
+def _soft_factor(lik, soft, sa, sb):
     """The likelihood of the soft clues a pair closes (packed counts ``sa`` + ``sb``); -1
     when it is positive but below SOFT_TINY (see there)."""
     f = 1.0
     for q in range(soft[MAX_CLOSE]):
         c = ((sa >> (4 * q)) & 15) + ((sb >> (4 * q)) & 15)
-        if c > 8 or fr.lik[soft[q], c] == 0.0:
+        if c > 8 or lik[soft[q], c] == 0.0:
             return 0.0
-        f *= fr.lik[soft[q], c]
+        f *= lik[soft[q], c]
     return -1.0 if f < SOFT_TINY else f
 
 
@@ -160,6 +160,13 @@ def _offsets(TI, pair, bym):
     ea, eb, eo = pair
     base = TI[eo, T_OFF] + (TI[ea, T_LO] + TI[eb, T_LO] - TI[eo, T_LO] if bym else 0)
     return TI[ea, T_OFF], TI[eb, T_OFF], base
+
+
+@njit(cache=True)
+def _with(tp, TI, tab, top):
+    """``tp`` with the states of :func:`put_state`."""
+    return TreePool(TI, tp.PV, tp.PB, tp.PX, tab, top, tp.ptop, tp.trange, tp.tclue, tp.ntc,
+                    tp.tin, tp.pairs, tp.qtop, tp.qrange, tp.tls, tp.pf)
 
 
 @njit(cache=True)
@@ -183,6 +190,8 @@ def join(fr, tp, ab, o, bym, limits):
     pairs = tp.pairs
     pf = tp.pf
     q = tp.qtop
+    lik = fr.lik
+    TI, tab, top = tp.TI, tp.tab, tp.top  # (the states, kept in locals: see put_state)
     for i in range(ra.shape[0]):
         want = valcl - ra[i, 2]
         lo = np.searchsorted(rcs, want)
@@ -195,25 +204,26 @@ def join(fr, tp, ab, o, bym, limits):
                 continue
             f = 1.0
             if soft[MAX_CLOSE] > 0:
-                f = _soft_factor(fr, soft, ra[i, 3], rb[j, 3])
+                f = _soft_factor(lik, soft, ra[i, 3], rb[j, 3])
                 if f < 0.0:
-                    return tp, 2, 0
+                    return _with(tp, TI, tab, top), 2, 0
                 if f == 0.0:
                     continue
             eb = eb0 + j
-            tp, eo = _state(tp, o, ra[i, 0] + rb[j, 0], ra[i, 1] + rb[j, 1],
-                            tp.TI[ea, T_LO] + tp.TI[eb, T_LO], tp.TI[ea, T_HI] + tp.TI[eb, T_HI])
+            TI, tab, top, eo = put_state(TI, tab, top, o, ra[i, 0] + rb[j, 0],
+                                         ra[i, 1] + rb[j, 1], TI[ea, T_LO] + TI[eb, T_LO],
+                                         TI[ea, T_HI] + TI[eb, T_HI])
             if q + 1 > pairs.shape[0]:
                 pairs = _grow2(pairs, q + 1)
                 pf = _grow1(pf, q + 1)
             if q >= limits[0]:
-                return tp, 2, 0
+                return _with(tp, TI, tab, top), 2, 0
             pairs[q, 0] = ea
             pairs[q, 1] = eb
             pairs[q, 2] = eo
             pf[q] = f
             q += 1
-    tp = TreePool(tp.TI, tp.PV, tp.PB, tp.PX, tp.tab, tp.top, tp.ptop, tp.trange, tp.tclue,
+    tp = TreePool(TI, tp.PV, tp.PB, tp.PX, tab, top, tp.ptop, tp.trange, tp.tclue,
                   tp.ntc, tp.tin, pairs, q, tp.qrange, tp.tls, pf)
     tp.trange[o, 1] = tp.top
     tp.qrange[o, 1] = q
