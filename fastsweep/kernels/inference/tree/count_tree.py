@@ -49,7 +49,7 @@ def new_tree_plan(nbox, ncomp):
                     np.zeros((max(ncomp, 1), 4), np.int64), np.zeros(2, np.int64))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # (per table: a call would pass the whole pool)
 def _route(tp, t, cpos, head, nxt):
     """Put table ``t`` in the bucket of its first clue to close (``head``: each bucket's
     first table; ``nxt[t - t0]``: the table after t in its bucket, with the component's
