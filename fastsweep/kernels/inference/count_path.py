@@ -138,6 +138,18 @@ def forward(fr, i, x, bym, budget, pool):
         ls = lay[li + t]
         le = top
         stamp = li + t + 1
+        # room for every state this layer can make, before the loop: the arrays are then
+        # never re-bound inside it (a re-bound array costs reference counting per pass)
+        need = min((le - ls) * (s + 1), e0 + budget - top)
+        if top + need + 1 > PI.shape[0]:
+            cap = min(max(2 * PI.shape[0], top + need + 1), e0 + budget + 1)
+            PI = _grow(PI, cap)
+            PF = _grow(PF, cap)
+        if 2 * need > tab.shape[0]:
+            size = tab.shape[0]
+            while 2 * need > size:
+                size *= 2
+            tab = np.zeros((size, 2), np.int64)
         mask = tab.shape[0] - 1
         for e in range(ls, le):
             k0 = PI[e, P_K0] + add0
@@ -179,11 +191,6 @@ def forward(fr, i, x, bym, budget, pool):
                         # (the layer's end would find it over the budget all the same)
                         return Pool(PI, PF, tab, lay, top, lsc), 2
                     idx = top
-                    if top + 1 > PI.shape[0]:
-                        # doubling, but never past what the budget allows this component
-                        cap = min(2 * PI.shape[0], e0 + budget + 1)
-                        PI = _grow(PI, cap)
-                        PF = _grow(PF, cap)
                     PI[idx, P_K0] = n0
                     PI[idx, P_K1] = n1
                     PI[idx, P_KC] = nc
@@ -193,16 +200,6 @@ def forward(fr, i, x, bym, budget, pool):
                     top += 1
                     tab[h, 0] = idx
                     tab[h, 1] = stamp
-                    if 2 * (top - le) > tab.shape[0]:
-                        # rehash the layer being built into a table twice as large
-                        tab = np.zeros((2 * tab.shape[0], 2), np.int64)
-                        mask = tab.shape[0] - 1
-                        for j in range(le, top):
-                            h2 = _hash(PI[j, P_K0], PI[j, P_K1], PI[j, P_KC], mask)
-                            while tab[h2, 1] == stamp:
-                                h2 = (h2 + 1) & mask
-                            tab[h2, 0] = j
-                            tab[h2, 1] = stamp
                 else:
                     if elo + m < PI[idx, P_LO]:
                         PI[idx, P_LO] = elo + m
