@@ -122,7 +122,7 @@ def forward_tree(fr, i, x, bym, budget, tp, plan, cpos):
         cur = ins[by[0]]
         for j in range(1, n):
             b = ins[by[j]]
-            tp, st, done = join(fr, tp, (cur, b), nt, bym, (qmax, work))
+            tp, st, done = join(fr, tp, (cur, b), nt, bym, (qmax, work, top0 + budget + 1))
             if st != 0:
                 return tp, st
             work -= done

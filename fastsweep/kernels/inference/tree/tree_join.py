@@ -16,7 +16,7 @@ from ..frontier import CK_VAL, clue_bounds, is_soft
 from ...jit import njit
 from .tree_tables import (
     MAX_CLOSE, MAX_OPEN, SOFT_TINY, T_HI, T_K0, T_K1, T_LEN, T_LO, T_OFF, X_ALIVE, X_EXISTS, TreePool,
-    _clue_cells, _coefficients, _grow1, _grow2, _nib, put_state,
+    _clue_cells, _coefficients, _grow1, _grow2, _nib, put_state, state_room,
 )
 
 #: The layout of a join (:func:`_plan`): ``dest[side, slot]`` is the slot of the
@@ -172,7 +172,8 @@ def _with(tp, TI, tab, top):
 @njit(cache=True)
 def join(fr, tp, ab, o, bym, limits):
     """Table ``o`` = the join of tables ``ab`` = (a, b). ``limits`` = (most pairs, most
-    coefficient products) allowed. Returns (pool, status, work): status 0 ok, 1 no
+    coefficient products, most states: the pool's first free state may not pass it)
+    allowed. Returns (pool, status, work): status 0 ok, 1 no
     compatible pair, 2 too wide or over a limit; work the coefficient products done."""
     a, b = ab
     dest, shared, valcl, soft, ok = _plan(fr, tp, ab, o)
@@ -191,7 +192,18 @@ def join(fr, tp, ab, o, bym, limits):
     pf = tp.pf
     q = tp.qtop
     lik = fr.lik
-    TI, tab, top = tp.TI, tp.tab, tp.top  # (the states, kept in locals: see put_state)
+    # room for every pair the keys allow and as many result states (within the limits)
+    # before the loop, so that no array is re-bound inside it (see put_state)
+    most = 0
+    for i in range(ra.shape[0]):
+        want = valcl - ra[i, 2]
+        most += np.searchsorted(rcs, want, side="right") - np.searchsorted(rcs, want)
+    most = min(most, max(limits[0] - q, 0) + 1)
+    if q + most > pairs.shape[0]:
+        pairs = _grow2(pairs, q + most)
+        pf = _grow1(pf, q + most)
+    top = tp.top
+    TI, tab = state_room(tp.TI, tp.tab, top, min(most, max(limits[2] - top, 0) + 1))
     for i in range(ra.shape[0]):
         want = valcl - ra[i, 2]
         lo = np.searchsorted(rcs, want)
@@ -210,14 +222,10 @@ def join(fr, tp, ab, o, bym, limits):
                 if f == 0.0:
                     continue
             eb = eb0 + j
-            TI, tab, top, eo = put_state(TI, tab, top, o, ra[i, 0] + rb[j, 0],
-                                         ra[i, 1] + rb[j, 1], TI[ea, T_LO] + TI[eb, T_LO],
-                                         TI[ea, T_HI] + TI[eb, T_HI])
-            if q + 1 > pairs.shape[0]:
-                pairs = _grow2(pairs, q + 1)
-                pf = _grow1(pf, q + 1)
-            if q >= limits[0]:
+            if q >= limits[0] or top >= limits[2]:
                 return _with(tp, TI, tab, top), 2, 0
+            top, eo = put_state(TI, tab, top, o, ra[i, 0] + rb[j, 0], ra[i, 1] + rb[j, 1],
+                                TI[ea, T_LO] + TI[eb, T_LO], TI[ea, T_HI] + TI[eb, T_HI])
             pairs[q, 0] = ea
             pairs[q, 1] = eb
             pairs[q, 2] = eo

@@ -73,15 +73,15 @@ def _grow2(a, n):
     return b
 
 
-# (inlined, on the two arrays of the pool it touches: a call per state that passed the
-# whole pool, sixteen fields, and built a new one made half the time of the noise-aware
-# count reference counting, a perf profile of 2026-12-02)
+# (inlined, on the two arrays of the pool it touches, which the caller made room in
+# before its loop: a call per state that passed the whole pool, sixteen fields, and built
+# a new one made half the time of the noise-aware count reference counting, a perf
+# profile of 2026-12-02; an array re-bound inside a loop costs reference counting too)
 @njit(cache=True, inline="always")
 def put_state(TI, tab, top, t, k0, k1, lo, hi):
     """The state (t, key) with its mine range widened to [lo, hi], created if new, among
-    the pool's states ``TI`` with hash table ``tab`` and first free state ``top``:
-    returns (TI, tab, top, index), the arrays grown when full (the caller puts them back
-    into its pool)."""
+    the pool's states ``TI`` with hash table ``tab`` and first free state ``top``, which
+    must have room for it (:func:`state_room`): returns (new top, index)."""
     mask = tab.shape[0] - 1
     h = _hash(k0, k1, t, mask)
     while tab[h] != 0:
@@ -91,22 +91,30 @@ def put_state(TI, tab, top, t, k0, k1, lo, hi):
                 TI[j, T_LO] = lo
             if hi > TI[j, T_HI]:
                 TI[j, T_HI] = hi
-            return TI, tab, top, j
+            return top, j
         h = (h + 1) & mask
-    if top + 1 > TI.shape[0]:
-        TI = _grow2(TI, top + 1)
     j = top
     TI[j, T_K0] = k0
     TI[j, T_K1] = k1
     TI[j, T_TAB] = t
     TI[j, T_LO] = lo
     TI[j, T_HI] = hi
-    top += 1
-    if 2 * top > tab.shape[0]:
-        tab = _rehash(TI, top, 2 * tab.shape[0])
-    else:
-        tab[h] = j + 1
-    return TI, tab, top, j
+    tab[h] = j + 1
+    return top + 1, j
+
+
+@njit(cache=True)
+def state_room(TI, tab, top, n):
+    """(TI, tab) with room for ``n`` more states after ``top``: TI grown, and the hash
+    table at most half full afterwards (rebuilt larger)."""
+    if top + n > TI.shape[0]:
+        TI = _grow2(TI, top + n)
+    if 2 * (top + n) > tab.shape[0]:
+        size = tab.shape[0]
+        while 2 * (top + n) > size:
+            size *= 2
+        tab = _rehash(TI, top, size)
+    return TI, tab
 
 
 @njit(cache=True)
@@ -193,7 +201,8 @@ def leaf(fr, tp, t, b, x, bym):
     tp.tls[t] = 0.0
     e0 = tp.top
     tp.trange[t, 0] = e0
-    TI, tab, top = tp.TI, tp.tab, tp.top
+    TI, tab = state_room(tp.TI, tp.tab, tp.top, max(mhi - mlo + 1, 0))
+    top = tp.top
     for m in range(mlo, mhi + 1):
         f = _closing_factor(fr, b, m)
         if f < 0.0:
@@ -205,7 +214,7 @@ def leaf(fr, tp, t, b, x, bym):
         k0 = np.int64(0)
         for q in range(nt):
             k0 += np.int64(m) << (4 * q)
-        TI, tab, top, _ = put_state(TI, tab, top, t, k0, np.int64(m), m, m)
+        top, _ = put_state(TI, tab, top, t, k0, np.int64(m), m, m)
     tp = TreePool(TI, tp.PV, tp.PB, tp.PX, tab, top, tp.ptop, tp.trange, tp.tclue, tp.ntc,
                   tp.tin, tp.pairs, tp.qtop, tp.qrange, tp.tls, tp.pf)
     tp.trange[t, 1] = tp.top
