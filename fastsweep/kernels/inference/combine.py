@@ -50,7 +50,9 @@ Counted = namedtuple("Counted", "pool tp plan smp")
 Combined = namedtuple("Combined", "status more pu uded logw se")
 
 
-@njit(cache=True)
+# (inlined: called per component, a call passed the whole count, about thirty arrays each
+# counted in and out, where the backward pass itself reads the pool or the tree's tables)
+@njit(cache=True, inline="always")
 def backward_any(fr, i, cm, cd, x, glob, bprob):
     """The backward pass of component ``i`` by the method that counted it; ``glob`` =
     (G, Gex, bym): the global factor of its mine count, whether it is feasible, and
