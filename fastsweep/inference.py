@@ -291,6 +291,9 @@ def deduce(view, mines=None, *, budget=0, info=False, method="auto", likelihood=
         when few clues are open at once), on a tree decomposition (when the frontier
         branches), or "auto": the path when at most 12 clues are ever open, else the
         tree, each falling back to the other when over budget. The results are the same.
+        With "auto" and soft clues that are all bounds of one side (one-sided noise),
+        nothing is counted: the certain cells follow from the bounds alone (see the
+        performance page); "path" or "tree" forces the count.
     likelihood : float array (H, W, 9), optional
         Soft clues: the row of a revealed cell gives L(shown | t), how likely the value
         it shows is if t = 0..8 of its neighbours are mines (known mines included); a row
