@@ -48,11 +48,13 @@ def one_sided_deduction(fr, bym, hidden, mleft):
     ncon = fr.ncon
     lo = np.empty(ncon, np.int64)
     hi = np.empty(ncon, np.int64)
+    cells = np.empty(ncon, np.int64)  # each constraint's hidden neighbours
     kind = DOWN | UP
     for k in range(ncon):
         nh = 0
         for j in range(fr.con[k, CK_NB]):
             nh += fr.box[fr.con[k, CK_B + j], CB_SIZE]
+        cells[k] = nh
         if is_soft(fr, k):
             # the counts 0..nh its likelihood allows, which must be one interval
             a = -1
@@ -95,13 +97,9 @@ def one_sided_deduction(fr, bym, hidden, mleft):
         d = 0
         for j in range(fr.box[b, CB_NK]):
             k = fr.box[b, CB_K + j]
-            nh = 0
             if kind == DOWN and hi[k] == 0:
                 d = 1
-            elif kind == UP:
-                for i in range(fr.con[k, CK_NB]):
-                    nh += fr.box[fr.con[k, CK_B + i], CB_SIZE]
-                if lo[k] == nh:
-                    d = 2
+            elif kind == UP and lo[k] == cells[k]:
+                d = 2
         fr.box[b, CB_DED] = d
     return kind
