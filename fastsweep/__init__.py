@@ -12,6 +12,7 @@ function, a batched ``act_batch(obs)`` or a Numba policy (:class:`NumbaAgent`) w
 takes an agent's name; its moves are ``(row, col)``, :class:`Safe` and :class:`Flag`
 (``reveal`` / ``safe`` / ``flag``: the move codes of the batched and Numba forms).
 :func:`warm` compiles (or loads) the families' kernels ahead of a batch of work.
+:func:`profile` times agents as the board grows and counts the work that explains it.
 """
 from .advisor.advice import Advice
 from .advisor.manual import advise
@@ -20,6 +21,7 @@ from .studies.hard import hard_board
 from .inference import deduce, mine_probabilities, outcome_probabilities
 from .advisor.manual import ManualGame
 from .advisor.position_text import parse_position
+from .profile import profile  # the function; the module stays importable
 from .runner import run
 from .sweep import load, sweep  # sweep: the function; the module stays importable
 from .trace import play
@@ -27,6 +29,6 @@ from .warmup import warm
 from .user import AgentError, Flag, Guess, NumbaAgent, Safe, check_agent, flag, reveal, safe
 
 __all__ = ["AGENTS", "Advice", "ManualGame", "advise", "deduce", "hard_board", "load",
-           "mine_probabilities", "outcome_probabilities", "parse_position", "play", "run",
+           "mine_probabilities", "outcome_probabilities", "parse_position", "play", "profile", "run",
            "sweep", "warm", "AgentError", "check_agent", "Flag", "Guess", "NumbaAgent", "Safe", "flag", "reveal", "safe"]
 __version__ = "0.1.0"

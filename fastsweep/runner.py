@@ -20,17 +20,21 @@ COLUMNS = ["game", "seed", "agent", "height", "width", "mines", "rules", "first_
 
 
 def play_chunk(cfg: GameConfig, seed: int, first_game: int, games: int, keep_boards=False,
-               timing=True):
+               timing=True, phases=False):
     """Play games ``first_game .. first_game + games - 1`` of ``cfg`` in one kernel call.
 
     Returns ``(out, secs, boards)``: the int64 result table (columns ``kernels.game.OUT_*``),
     per-game seconds (zeros if not ``timing``: the per-game clock costs ~1 us a game),
     and ``(final_state, mines)`` arrays of shape (games, N) if ``keep_boards`` else None.
-    Game ``i`` depends only on (seed, i) and ``cfg``.
+    Game ``i`` depends only on (seed, i) and ``cfg``. ``phases``: run the kernels' phase
+    clocks (``kernels/engine/work.py``; the result table's ``OUT_PHASE_NS`` columns), as
+    ``fastsweep.profile`` does in its work pass.
     """
     params, fparams = agent_params(cfg, seed)
+    if phases:  # (the table gets the work columns too)
+        params[kg.P_PROFILE] = 1
     layout = cfg.layout if cfg.layout is not None else np.zeros(0, np.uint8)
-    out = np.zeros((games, kg.OUT_LEN), np.int64)
+    out = np.zeros((games, kg.OUT_WORK_LEN if phases else kg.OUT_LEN), np.int64)
     secs = np.zeros(games if timing else 0, np.float64)
     boards = np.zeros((2, games, cfg.cells) if keep_boards else (2, 0, 0), np.int8)
     kernels_for(cfg.agent).play_batch(params, fparams, layout, first_game, out, secs, boards)

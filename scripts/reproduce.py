@@ -44,6 +44,8 @@ STEPS = {
     # the committed records (growing them: scripts/studies/solver_study.py, see README)
     "solver": ("studies/solver_study.py", [], ["--table-only"], "solver", (0.5, 0.1)),
     "profile": ("bench/profile_agents.py", [], [], "profile", (5, 0.2)),
+    # issue 59: every agent's growth with the board, its work and where its time goes
+    "profiling": ("studies/profile_study.py", [], [], "profiling", (30, 0.3)),
     "bench": ("bench/bench.py", [], ["--repeats", "3"], "bench", (3, 0.1)),  # (cold compiles)
     "inference": ("bench/bench_inference.py", [], [], "bench_inference", (20, 0.1)),
     "hard-views": ("bench/bench_hard_views.py", [], [], "bench_hard_views", (8, 0.1)),
@@ -68,7 +70,8 @@ CLEAR = {"headline": ["headline/chunks.jsonl", "headline/per_game", "headline/ru
          "noise": [f"noise/{n}.csv" for n in ("bonus", "levels", "report000")],
          "hard": [f"hard/{n}.csv" for n in ("search", "exhaustive", "exhaustive_layouts")],
          "influence": ["influence/points"],
-         "influence-search": ["influence_search/search.csv"]}
+         "influence-search": ["influence_search/search.csv"],
+         "profiling": [f"profiling/{n}" for n in ("timing.csv", "work.csv", "profile.json")]}
 
 
 # the steps whose cells run on ``--workers`` processes (their numbers do not depend on it)

@@ -59,6 +59,8 @@ CASES = [
     ("bench/compile.py", ["--quick", "--only", "cold"], ["compile.csv"]),
     ("studies/compile_figure.py", ["--quick"], ["fig_rekeys.png"]),
     ("bench/profile_agents.py", ["--quick"], ["profile.csv", "fig_time.png"]),
+    ("studies/profile_study.py", ["--quick"], ["timing.csv", "fits.csv", "claims.csv",
+                                              "fig_scaling.png", "fig_phases.png"]),
     pytest.param("bench/bench_targets.py", ["--rev", "HEAD", "--quick"], ["bench_targets.csv"],
                  marks=pytest.mark.slow),  # (HEAD's basic family under another name: a minute)
 ]

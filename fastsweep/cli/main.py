@@ -1,5 +1,5 @@
 """Command line: ``fastsweep run | play | bench | sweep | plot | table | hardboard |
-check-agent``
+check-agent | profile | advise``
 (argparse).
 
 Every subcommand validates through the same wrappers as the Python API, and every error is
@@ -165,10 +165,12 @@ def build_parser():
     from .advise import add_parsers as add_advise
     from .check import add_parsers as add_check
     from .hard import add_parsers as add_hard
+    from .profile import add_parsers as add_profile
 
     add_advise(sub)  # fastsweep advise: the advisor (position or interactive game)
     add_hard(sub)  # fastsweep hardboard: layouts an agent scores low on
     add_check(sub)  # fastsweep check-agent: the agent contract on a user's agent
+    add_profile(sub)  # fastsweep profile: time and work as the board grows
     refuse_repeats(p)
     return p
 

@@ -72,10 +72,17 @@ def cmd_sweep(a):
 
 
 def cmd_plot(a):
+    from ..profile import is_profile
     from ..viz.figures import FORMATS, KINDS, plot_results
 
     kinds = a.kind.split(",")
     formats = a.format.split(",")
+    if is_profile(a.results):  # a profile's folder: its three figures
+        from ..viz.profile_figures import plot_profile
+
+        for f in plot_profile(a.results, formats=tuple(formats)):
+            print(f"wrote {f}")
+        return
     for k in kinds:
         if k not in KINDS:
             raise ValueError(f"kind: unknown plot {k!r}; allowed: {', '.join(KINDS)}")
@@ -163,7 +170,9 @@ def add_parsers(sub):
                     "or vs density when there are fewer sizes than densities). Several boards: "
                     "one faceted figure per kind plus one figure per board.",
         formatter_class=_Help)
-    q.add_argument("results", metavar="RESULTS_DIR", help="a folder written by fastsweep sweep")
+    q.add_argument("results", metavar="RESULTS_DIR",
+                   help="a folder written by fastsweep sweep (or by fastsweep profile: its "
+                        "fig_scaling, fig_work and fig_phases)")
     q.add_argument("--kind", default="score,diff,win,time", help="comma list of score, diff, win, time")
     q.add_argument("--format", default="pdf,png", help="comma list of pdf, png, svg")
     q.add_argument("--out", default=None, help="folder for the figures (default RESULTS_DIR)")

@@ -6,6 +6,7 @@ knowledge are copies or knowledge-only states made from what the game showed.
 """
 from __future__ import annotations
 
+from time import perf_counter
 from typing import NamedTuple
 
 import numpy as np
@@ -18,6 +19,9 @@ from ..kernels.inference import count as kc
 from ..kernels.inference import results as kr
 
 RULES = ("keep-going", "classic")
+#: fastsweep.profile's clock of the knowledge's analyses: [seconds] while it profiles a
+#: Python agent (``profile/split.py``), else None
+KNOWLEDGE_CLOCK = None
 FIRST_CLICK = ("any", "safe", "zero")
 # (the end of the knowledge's errors: what can make it inconsistent)
 _HINT = ("; the clues of a noisy sensor are not exact (fastsweep.mine_probabilities(obs, "
@@ -155,6 +159,15 @@ class Knowledge:
         self._seen = len(log)
 
     def _analyse(self, prior, budget, want_prob):
+        if KNOWLEDGE_CLOCK is None:
+            return self._analysed(prior, budget, want_prob)
+        t0 = perf_counter()  # (fastsweep.profile: the knowledge's share of an agent's time)
+        try:
+            return self._analysed(prior, budget, want_prob)
+        finally:
+            KNOWLEDGE_CLOCK[0] += perf_counter() - t0
+
+    def _analysed(self, prior, budget, want_prob):
         # the arguments, the clues and the total checked as fastsweep.mine_probabilities
         # checks them (the counting sees only the clues with hidden neighbours)
         _check_args(prior, budget, "auto")

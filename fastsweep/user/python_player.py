@@ -96,6 +96,9 @@ class PythonPlayer:
         self.act = act
         self.reset = reset
         self.reasons = {}
+        # fastsweep.profile's split of a move's time (None: not profiling): seconds in the
+        # agent's code, making its observation and the engine's move (``profile/split.py``)
+        self.split = None
 
     def _game(self, board, params, layout, game, seed, classic, tape=None, user_move=None):
         """Play one game on ``board``; return its moves (the view's log)."""
@@ -113,13 +116,16 @@ class PythonPlayer:
         view, S, binfo, h, w = board.shown, board.S, board.info, board.h, board.w
         act, log, mines = self.act, g.log, info.mines
         user_move = user_move or ku.user_move
+        make_obs = Observation
+        if self.split is not None:  # the same loop, each part through a clock
+            act, make_obs, user_move = self.split.wrap(act, make_obs, user_move)
         # (the info row's move count and last cell, kept here: each accepted move adds one
         # and is the last; reading them back from the array cost two numpy scalars a move)
         move = int(binfo[ku.I_MOVE])
         last = divmod(first, w)
         while st == ku.STEP_GOING:
             try:
-                mv = act(Observation(view, mines, move, last, g))
+                mv = act(make_obs(view, mines, move, last, g))
             except AGENT_FAILURES as e:
                 raise AgentError(f"{_where(self.name, game, move)}: raised "
                                  f"{type(e).__name__}: {e}") from e
@@ -141,6 +147,8 @@ class PythonPlayer:
                 self.reasons[move] = mv.why  # (move index in the trace: moves made before it)
             move += 1
             last = divmod(cell, w)
+        if self.split is not None:
+            self.split.game_over(g)
 
     def _play(self, mode, params, layout, first_game, out, secs, boards, moves, final):
         self.reasons = {}  # the agent's own reasons of the last game's moves, if it gave any

@@ -31,6 +31,7 @@ import readme_compile  # (the compile page's tables)
 import readme_coverage  # (the coverage study's tables)
 import readme_hard  # (the hard-board study's tables)
 import readme_noise  # (the noise studies' tables)
+import readme_profiling  # (the profiling study's tables)
 import readme_reports  # (the reports' tables)
 from fastsweep.studies.solver_table import markdown as solver_markdown
 
@@ -274,7 +275,7 @@ BLOCKS = {"headline": headline, "headline-prior": headline_prior, "bench-targets
           "inference-games": inference_games, "hard-views": hard_views, "sweeps": sweeps,
           "provenance": provenance, **readme_reports.BLOCKS, **readme_noise.BLOCKS,
           **readme_hard.BLOCKS, **readme_agents.BLOCKS, **readme_compile.BLOCKS,
-          **readme_coverage.BLOCKS, "solver": lambda: solver_markdown(pd.read_csv(os.path.join(RES, "solver", "table.csv")))}
+          **readme_coverage.BLOCKS, **readme_profiling.BLOCKS, "solver": lambda: solver_markdown(pd.read_csv(os.path.join(RES, "solver", "table.csv")))}
 _RE = re.compile(r"(<!-- results:([\w-]+) -->\n)(.*?)(\n<!-- /results:\2 -->)", re.S)
 
 

@@ -44,7 +44,7 @@ from .layout import (
     K, KSHIFT, NB_BIAS, NB_BLANK, NB_BORDER, NB_BORDER_WORD, NB_CLUE_MASK, NB_CLUE_SHIFT,
     NB_FIELD, NB_MASK, NB_MASK_SHIFT, NB_ML, NB_ML_SHIFT, NB_NOTREV, NB_QUEUED, NB_SL,
     NB_SL_SHIFT, NB_ST, NB_ST_MASK, NB_ST_SHIFT, NB_ZERO, NOISE_INTS, REVEALED, NB_OBS,
-    T_MINE, T_ROUND,
+    T_MINE, T_ROUND, WORK_INTS,
 )
 
 _KSHIFT = KSHIFT
@@ -73,7 +73,7 @@ def new_state(h, w):
     words0 = words + 3 * p  # TEMPLATE, after PLANE, TRUTH and CELLOF
     planeof = words0 + p
     order = planeof + n
-    size = order + n + NOISE_INTS + 1  # + NOISE, + 1: the last int holds n
+    size = order + n + NOISE_INTS + WORK_INTS + 1  # + NOISE, WORK; the last int holds n
     S = np.zeros(((size + K - 1) // K, K), np.int32)
     F = S.reshape(S.size)
     cnt = n * K
@@ -141,6 +141,13 @@ def ncells_flat(F):
 def flat(S):
     """The state as one flat array (a view): what the hot kernels take."""
     return S.reshape(S.size)
+
+
+@njit(cache=True, inline="always")
+def work_at(S):
+    """Flat index of the WORK region (``work.py``): after ORDER and NOISE."""
+    n = ncells(S)
+    return S[n, C_ORDER] + n + NOISE_INTS
 
 
 @njit(cache=True)

@@ -19,17 +19,19 @@ from .sensor import clues_exact, set_noise, set_noise_key
 from .actions import act_flat
 from .env import (
     _ix, add_mine_flat, cell_of, contradicted, flat, hidden_left, is_mine, ncells,
-    new_state, reset_state, status, true_clue,
+    new_state, reset_state, status, true_clue, work_at,
 )
 from .env import moves as moves_made
 from .layout import (
     A_GUESS, C_APPROX, C_DET, C_DROPPED, C_FLAG, C_GUESS, C_KMINES, C_MINES, C_NOISE,
     C_ORDER, C_P, C_PLANEOF, C_QLEN, C_SOFT, C_REV, C_SAFE_DET, C_SENSOR, C_TRACE, C_WORDS,
     C_WRONG_FLAG, F_NBR, F_NNB, F_PLANE, F_TA, F_TCELL, F_TKIND, F_TOUT, F_TREF, F_TWHY,
-    R_FIRST, SENSOR_TAPE,
+    N_PHASES, R_FIRST, SENSOR_TAPE, WK_ANALYSES, WK_COMPONENTS, WK_COMP_MAX, WK_STATES,
+    WK_WHATIFS,
 )
 from .local import apply_mine_count, drain_local
 from .timer import seconds
+from .work import phase_ns, set_clocks, start_clocks, stop_clocks
 
 RULES_KEEP_GOING = 0
 RULES_CLASSIC = 1
@@ -60,7 +62,8 @@ P_CORNER = 19  # lookahead: 1 opens the far corner after a lone opening number
 P_OFFEDGE = 20  # lookahead: 1 scores only Hill's off-frontier cells (offedge.py)
 P_BLOCKS = 21  # lookahead: 1 also guesses unavoidable 50/50s over more cells (fifty.py)
 P_FAR = 22  # lookahead: 1 breaks ties of equally safe cells by distance (offedge.py)
-P_LEN = 23
+P_PROFILE = 23  # 1: run the phase clocks (work.py; set by fastsweep.profile, not an option)
+P_LEN = 24
 
 F_PRIOR = 0
 F_THRESHOLD = 1  # threshold agent: reveal every cell below this mine probability
@@ -81,7 +84,17 @@ OUT_SAFE_DETONATIONS = 7
 OUT_APPROX = 8
 OUT_MINES = 9
 OUT_DROPPED = 10  # clues the agent dropped or found contradicted (noisy sensors)
-OUT_LEN = 11
+# the work of the game's analyses (work.py), in a profile's work pass (the phase clocks
+# on and a table of OUT_WORK_LEN columns): counters, then each phase's nanoseconds
+OUT_ANALYSES = 11
+OUT_COMPONENTS = 12
+OUT_COMP_MAX = 13
+OUT_STATES = 14
+OUT_WHATIFS = 15
+OUT_PHASE_NS = 16  # .. 16 + N_PHASES - 1, in the order of layout.PH_*
+OUT_LEN = 11  # the result table's width; a profile's work pass gives OUT_WORK_LEN
+OUT_WORK_LEN = OUT_PHASE_NS + N_PHASES  # (a wider table for every batch cost basic's
+# 9x9 games 2-4% of wall time: zeroing the larger array)
 
 
 @njit(cache=True, inline="always")
@@ -184,6 +197,7 @@ def setup_game(S, params, layout, game, scratch):
     S[n, C_MINES] = m
     if params[P_MINE_COUNT] != 0:
         S[n, C_KMINES] = m  # the agent is told the total
+    start_clocks(S)
     return first
 
 
@@ -248,6 +262,7 @@ def new_batch_state(params, trace):
     if trace:
         S[h * w, C_TRACE] = 1
     set_noise(S, params[P_NOISE], params[P_NOISE_CUT_A], params[P_NOISE_CUT_B])
+    set_clocks(S, 1 if params[P_PROFILE] != 0 else 0)
     return S, np.zeros(2 * h * w, np.int32)
 
 
@@ -269,6 +284,21 @@ def summarize(S, out, i):
     # (an agent that reads clues as noisy has no contradicted clue: any count is possible)
     out[i, OUT_DROPPED] = S[n, C_DROPPED] + (contradicted(S) if S[n, C_NOISE] != 0
                                              and S[n, C_SOFT] == 0 else 0)
+    if stop_clocks(S) and out.shape[1] >= OUT_WORK_LEN:  # a profile's work pass
+        _work_out(S, out, i)
+
+
+@njit(cache=True)
+def _work_out(S, out, i):
+    F = flat(S)
+    wk = work_at(S)
+    out[i, OUT_ANALYSES] = F[wk + WK_ANALYSES]
+    out[i, OUT_COMPONENTS] = F[wk + WK_COMPONENTS]
+    out[i, OUT_COMP_MAX] = F[wk + WK_COMP_MAX]
+    out[i, OUT_STATES] = F[wk + WK_STATES]
+    out[i, OUT_WHATIFS] = F[wk + WK_WHATIFS]
+    for ph in range(N_PHASES):
+        out[i, OUT_PHASE_NS + ph] = phase_ns(S, ph)
 
 
 @njit(cache=True)

@@ -14,6 +14,7 @@ why one array). Read as a flat run of ints (``env.flat``) it holds, in order::
     PLANEOF       each cell's word index (compact, for the shuffle)
     ORDER         the guess order: word indices of a random permutation of the cells
     NOISE         the sensor's noise: NOISE_INTS ints (N_*), see ``noise.py``
+    WORK          the work a game's analyses did: WORK_INTS ints (WK_*), see ``work.py``
     (padding; the array's last int holds N)
 
 PLANE, TRUTH, CELLOF and TEMPLATE are P = (H+2)(W+2) ints each and follow one another,
@@ -117,6 +118,24 @@ N_CUT_B = 1
 N_KEY_LO = 2
 N_KEY_HI = 3
 NOISE_INTS = 4
+# the WORK region (``work.py``): counters of the analyses' work (per game) and, when a
+# profile asks for them, the seconds of each phase; WK_FLAG is kept across games
+WK_FLAG = 0  # 1: the phase clocks run (set from params[P_PROFILE] by new_batch_state)
+WK_PHASE = 1  # the phase running now (PH_*)
+WK_T = 2  # .. 3: the clock when it began (whole seconds, nanoseconds)
+WK_ANALYSES = 4  # analyses run (a count of the components of one frontier)
+WK_COMPONENTS = 5  # components counted
+WK_COMP_MAX = 6  # cells of the largest component counted
+WK_STATES = 7  # states the path and tree DPs made
+WK_WHATIFS = 8  # what-if positions (an outcome of a candidate cell) evaluated
+WK_SECS = 9  # .. 9 + 2 * N_PHASES: each phase's time (whole seconds, nanoseconds)
+PH_RULES = 0  # everything outside the phases below: single-clue rules, moves, the scans
+PH_FRONTIER = 1  # building the frontier's constraints and components
+PH_COUNT = 2  # counting the components (path and tree DPs' forward passes)
+PH_COMBINE = 3  # combining them: backward passes, the mine total, probabilities
+PH_WHATIF = 4  # what-ifs: outcomes of candidate cells (their analyses not included)
+N_PHASES = 5
+WORK_INTS = WK_SECS + 2 * N_PHASES
 NOISE_BITS = 30
 OUT_BLANK = -3  # a reveal's outcome when the sensor showed nothing
 
@@ -204,7 +223,7 @@ def regions(h, w):
     for name, size in (("ROWS", n * K), ("COUNTERS", K), ("FIRE", FIRE_SIZE),
                        ("QUEUE", n + 1), ("PLANE", p), ("TRUTH", p), ("CELLOF", p),
                        ("TEMPLATE", p), ("PLANEOF", n), ("ORDER", n),
-                       ("NOISE", NOISE_INTS)):
+                       ("NOISE", NOISE_INTS), ("WORK", WORK_INTS)):
         out[name] = (at, size)
         at += size
     return out

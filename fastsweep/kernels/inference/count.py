@@ -43,7 +43,11 @@ from ..engine.env import status as cell_status
 from .frontier import (
     CB_DED, CB_SIZE, CK_COMP, MAX_SLOTS, frontier, informative, is_soft, soften, span,
 )
-from ..engine.layout import REVEALED
+from ..engine.layout import (
+    PH_COMBINE, PH_COUNT, PH_FRONTIER, REVEALED, WK_ANALYSES, WK_COMPONENTS, WK_COMP_MAX,
+    WK_STATES,
+)
+from ..engine.work import count_work, enter, leave, max_work
 
 __all__ = ["ST_OK", "ST_CLUES", "ST_TOTAL", "DEFAULT_BUDGET", "MAX_BUDGET", "SAMPLES",
            "Analysis", "Comps", "PositionAnalysis", "Query", "query", "analyse",
@@ -126,17 +130,23 @@ def analyse(S, q):
     """
     mine_count, prior, budget, want_prob, method, soft = q
     lconst = 0.0
+    ph = enter(S, PH_FRONTIER)
     if soft.shape[0] == 0:
         fr = frontier(S)
     else:
         # (deduction only: the clues that rule nothing out are left out, see informative)
         fr = soften(frontier(S), S, soft) if want_prob else informative(S, soft)
         lconst = _settled_soft(S, soft)
+    leave(S, ph)
+    if soft.shape[0] > 0:
         if lconst == -np.inf:
             return PositionAnalysis(ST_CLUES, 0, fr.box, fr.nbox, np.zeros(1), 0.0, 0, np.nan,
                                     0, (0.0, 0.0))
-        if not want_prob and method == METHOD_AUTO and one_sided_deduction(
-                fr, mine_count, hidden_left(S), mines_left_known(S)) > 0:
+        ph = enter(S, PH_COUNT)  # (a deduction that replaces the count)
+        sided = not want_prob and method == METHOD_AUTO and one_sided_deduction(
+            fr, mine_count, hidden_left(S), mines_left_known(S)) > 0
+        leave(S, ph)
+        if sided:
             # every clue a bound of one side: the deduction without counting (one_sided.py;
             # a forced method counts, which the tests compare it with)
             return PositionAnalysis(ST_OK, 0, fr.box, fr.nbox, np.full(max(fr.nbox, 1), np.nan),
@@ -194,9 +204,38 @@ def analyse_frontier(S, fr, bym, prior, budget, cinfo, method=0):
     else:
         x = prior / (1.0 - prior)
     bprob = np.empty(max(fr.nbox, 1), np.float64)
+    ph = enter(S, PH_COUNT)
     status, approx, cd, cm = _count_components(fr, x, by_mines, budget, method)
+    leave(S, ph)
+    _tally(S, fr, cm, cd)
     if status != ST_OK:
         return Analysis(status, approx, bprob, 0.0, 0, 0, 0, u, mleft, np.nan, 0, (0.0, 0.0))
+    ph = enter(S, PH_COMBINE)
+    a = _combine(fr, (bym, by_mines, x, lodds, prior), (status, approx, cd, cm),
+                 (bprob, fc, u, mleft), cinfo)
+    leave(S, ph)
+    return a
+
+
+@njit(cache=True, inline="always")
+def _tally(S, fr, cm, cd):
+    """The work counters of one analysis (``engine/work.py``)."""
+    count_work(S, WK_ANALYSES, 1)
+    count_work(S, WK_COMPONENTS, fr.ncomp)
+    big = 0
+    for i in range(fr.ncomp):
+        big = max(big, cm.clen[i])
+    max_work(S, WK_COMP_MAX, big)
+    count_work(S, WK_STATES, cd.pool.top + cd.tp.top)
+
+
+@njit(cache=True, inline="always")
+def _combine(fr, how, counted, sizes, cinfo):
+    """Steps 2 and 3 of :func:`analyse_frontier`: the components' weights by mine count,
+    the approximated ones searched and sampled, the marginals."""
+    bym, by_mines, x, lodds, prior = how
+    status, approx, cd, cm = counted
+    bprob, fc, u, mleft = sizes
     smin, smax = _component_weights(fr, cm, cd, by_mines, bprob)
     status, undecided = search_approximated(fr, cm, (smin, smax), (bym, u, mleft))
     if status != ST_OK:

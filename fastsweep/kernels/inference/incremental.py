@@ -56,9 +56,11 @@ from ..engine.env import (
 )
 from ..jit import njit
 from ..engine.layout import (
-    C_AGENT_CACHE, C_W2, C_WORDS, F_AUX, F_NBR, F_NNB, F_RH, F_RM, HIDDEN, REVEALED,
+    C_AGENT_CACHE, C_W2, C_WORDS, F_AUX, F_NBR, F_NNB, F_RH, F_RM, HIDDEN, PH_FRONTIER,
+    REVEALED,
 )
 from ..engine.sensor import clues_exact
+from ..engine.work import enter, leave
 from .noisy import likelihood
 
 from ..engine.env import status as cell_status
@@ -176,6 +178,7 @@ def analyse_changed(S, ws, prior, budget, soft, blanks):
     _begin(S, ws)
     if budget <= 0:
         budget = DEFAULT_BUDGET
+    ph = enter(S, PH_FRONTIER)  # (the change scan and the changed components' build)
     queue = np.empty(n, np.int32)
     qt = 0
     snap = snapshots(ws, n)
@@ -210,6 +213,7 @@ def analyse_changed(S, ws, prior, budget, soft, blanks):
                     soft[c, 0] == soft[c, 0] and soft[c, km] == 0.0:
                 # a settled soft clue that rules the position out (count._settled_soft)
                 S[n, C_AGENT_CACHE] = 0
+                leave(S, ph)
                 return Changed(ST_CLUES, 0, np.empty((0, CB_LEN), np.int32), 0, 0, 0,
                                0, 0)
             if front or (st == REVEALED and h > 0):
@@ -245,6 +249,7 @@ def analyse_changed(S, ws, prior, budget, soft, blanks):
                     S[d, F_AUX] = SEL
                     queue[qt] = d
                     qt += 1
+    leave(S, ph)
     hid = hidden_left(S)
     u = hid - fcells
     mleft = mines_left_known(S)
@@ -259,9 +264,11 @@ def analyse_changed(S, ws, prior, budget, soft, blanks):
                 clues[j] = queue[i]
                 j += 1
         clues.sort()
+        ph = enter(S, PH_FRONTIER)
         fr = frontier_of(S, clues, ncon)
         if soft.shape[0] > 0:
             fr = soften(fr, S, soft)
+        leave(S, ph)
         box = fr.box
         nbox = fr.nbox
         cinfo = np.zeros((fr.ncomp, 3), np.int64)

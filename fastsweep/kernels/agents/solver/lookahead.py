@@ -63,8 +63,9 @@ from ...engine.game import (
 from ...engine.layout import (
     A_GUESS, C_APPROX, C_DET, C_FLAG, C_GPTR, C_ORDER, C_P, C_REV, C_W2, F_NBR, F_NNB,
     HIDDEN, K, R_CORNER_GUESS, R_ENDGAME_GUESS, R_FIFTY_GUESS, R_LOOKAHEAD_GUESS,
-    R_PSEUDO_GUESS, REVEALED,
+    PH_WHATIF, R_PSEUDO_GUESS, REVEALED, WK_WHATIFS,
 )
+from ...engine.work import count_work, enter, leave
 from .offedge import limit_offedge, reveal_distance
 from .pseq import N_KEYS, fill_row, iso_key, query
 from .pseudo import pseudo_cells
@@ -282,6 +283,7 @@ def _score(S, q, base, local, lw, logw, cand, pcell, row, keyc, scored, buf):
                 break  # the values left have no probability
             save_knowledge(S, buf)
             observe(S, c, v)
+            count_work(S, WK_WHATIFS, 1)
             b1, b2, prog, ap, lwv = best_after(S, q)
             restore_knowledge(S, buf)
             approx += ap
@@ -348,7 +350,9 @@ def lookahead_choice(S, params, fparams, pcell, logw):
                 if c == x:
                     pick[m] = c
                     m += 1
+        ph = enter(S, PH_WHATIF)
         sc = _score(S, q, base, local, lw, logw, pick, pcell, row, keyc, scored, buf)
+        leave(S, ph)
         if sc.approx > 0:
             S[n, C_APPROX] += 1
         c = sc.best if sc.best >= 0 else pick[0]
@@ -371,7 +375,9 @@ def lookahead_choice(S, params, fparams, pcell, logw):
                 if approx > 0:
                     S[n, C_APPROX] += 1
                 return cand[0], R_LOOKAHEAD_GUESS, -1, -1
+        ph = enter(S, PH_WHATIF)
         sc = _score(S, q, base, local, lw, logw, cand, pcell, row, keyc, scored, buf)
+        leave(S, ph)
         approx += sc.approx
         if sc.best >= 0:
             break

@@ -35,7 +35,8 @@ from ...engine.env import (
 from ...engine.env import status as cell_status
 from ..frontier import CB_C, CB_COMP, CB_SIZE, CK_CELL, CK_COMP, frontier, frontier_of
 from ...jit import njit
-from ...engine.layout import C_P, F_AUX, F_NBR, F_NNB, HIDDEN, K, REVEALED
+from ...engine.layout import C_P, F_AUX, F_NBR, F_NNB, HIDDEN, K, PH_WHATIF, REVEALED, WK_WHATIFS
+from ...engine.work import count_work, enter, leave
 from ..results import cell_results
 from .iso import N_KEYS, iso_key
 
@@ -377,12 +378,15 @@ def outcomes_local(S, q, base, logw, c, row):
     touched = np.zeros(max(base[0].ncomp, 1), np.uint8)
     lo, hi = value_range(S, c)
     approx = 0
+    ph = enter(S, PH_WHATIF)
+    count_work(S, WK_WHATIFS, hi - lo + 1)
     for v in range(lo, hi + 1):
         lw = whatif_logw(S, q, base, c, v, touched)
         if math.isnan(lw):
             approx += 1
         else:
             row[v] = math.exp(lw - logw + safe_factor)
+    leave(S, ph)
     return approx
 
 
@@ -395,6 +399,8 @@ def outcomes_whole(S, q, logw, c, row):
     buf = np.empty(K + S[n, C_P], np.int32)  # see layout.knowledge_ints
     lo, hi = value_range(S, c)
     approx = 0
+    ph = enter(S, PH_WHATIF)
+    count_work(S, WK_WHATIFS, hi - lo + 1)
     for v in range(lo, hi + 1):
         save_knowledge(S, buf)
         observe(S, c, v)
@@ -403,4 +409,5 @@ def outcomes_whole(S, q, logw, c, row):
         approx += a.approx
         if a.status == ST_OK:
             row[v] = math.exp(a.logw - logw + safe_factor)
+    leave(S, ph)
     return approx

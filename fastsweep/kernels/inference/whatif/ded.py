@@ -31,7 +31,8 @@ import numpy as np
 
 from ...engine.actions import observe, observe_mine, restore_knowledge, save_knowledge
 from ...engine.env import hidden_left, mines_left_known, ncells
-from ...engine.layout import C_P, K
+from ...engine.layout import C_P, K, PH_WHATIF, WK_WHATIFS
+from ...engine.work import count_work, enter, leave
 from ...jit import njit
 from ..combine import marginals_free
 from ..count import DEFAULT_BUDGET, ST_OK, analyse, analyse_frontier, total_free
@@ -222,6 +223,8 @@ def decided_after(S, q, base, c, v, touched, buf):
     (uint8, at least the base's components) and ``buf`` (int32,
     ``layout.knowledge_ints``) are scratch. ``S`` is left as it was (its ``F_AUX``
     scratch aside)."""
+    ph = enter(S, PH_WHATIF)
+    count_work(S, WK_WHATIFS, 1)
     save_knowledge(S, buf)
     if v == MINE:
         observe_mine(S, c)
@@ -243,6 +246,7 @@ def decided_after(S, q, base, c, v, touched, buf):
     if whole:
         d, sd = whole_counts(S, q)
     restore_knowledge(S, buf)
+    leave(S, ph)
     return d, sd, int(whole)
 
 
