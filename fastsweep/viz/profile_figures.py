@@ -26,7 +26,10 @@ from .style import Looks, STYLE, finish, panels, save
 WORK_TITLES = {"analyses": "analyses", "components": "components counted",
                "comp_max": "largest component (cells)", "states": "DP states",
                "whatifs": "what-if positions", "allocs": "Numba allocations"}
-PHASE_COLOURS = ["#BBBBBB", "#0072B2", "#E69F00", "#009E73", "#CC79A7"]
+# each part its own colour, in every panel: the kernel phases, then the Python parts
+PART_COLOURS = {"rules": "#BBBBBB", "frontier": "#0072B2", "count": "#E69F00",
+                "combine": "#009E73", "whatif": "#CC79A7", "agent": "#332288",
+                "knowledge": "#88CCEE", "observation": "#DDCC77", "engine": "#882255"}
 
 
 def _setting_text(rules, mc):
@@ -65,6 +68,8 @@ def plot_scaling(summary, fits, base, formats=("png", "pdf"), looks=None):
                     lab += f": {f.exponent:.2f} [{f.lo:.2f}, {f.hi:.2f}]"
                     if not f.holds:
                         lab += " (curved)"
+                else:
+                    lab += f": no fit ({t.cells.nunique()} sizes)"
                 ax.errorbar(t.cells, y, yerr=np.nan_to_num(err), color=colour, marker=marker,
                             ls="none", ms=3, elinewidth=0.8, capsize=1.5, label=lab)
                 if f is not None:
@@ -78,15 +83,17 @@ def plot_scaling(summary, fits, base, formats=("png", "pdf"), looks=None):
             ax.set_xscale("log")
             ax.set_yscale("log")
             ax.set_title(f"density {d:g}; {_setting_text(rules, mc)}")
-            ax.legend(loc="lower right", fontsize=5.5, title="agent: exponent [95% CI]",
-                      title_fontsize=5.5, frameon=True, framealpha=0.85)
+            # (below the panel: inside it, the box covered points)
+            ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize=5.5,
+                      title="agent: exponent [95% CI]", title_fontsize=5.5, frameon=False)
             ax.grid(True, which="major")
         for ax in axes:
             ax.set_xlabel("cells")
         axes[0].set_ylabel("us a game")
         fig.suptitle("Time per game against the board's cells (log-log): means of the "
-                     "repeats with 95% intervals; lines: the power law fitted where it "
-                     "holds (dotted: it does not hold anywhere)", fontsize=7)
+                     "repeats with 95% intervals\nlines: the power law fitted over the "
+                     "sizes where it holds (dotted: it holds nowhere; fitted on all)",
+                     fontsize=7)
     return save(fig, base, formats)
 
 
@@ -112,27 +119,37 @@ def plot_work(summary, base, formats=("png", "pdf"), looks=None):
     sel = ((summary.rules == rules) & (summary.mine_count == mc)
            & np.isclose(summary.density, d))
     cols = [c for c in WORK_COLUMNS + ("allocs",) if c in summary]
-    idle = []
+    idle = {}
     with plt.rc_context(STYLE):
-        fig, axes = panels(len(cols))
+        # (each counter its own y axis: their ranges differ by orders of magnitude)
+        fig, grid = plt.subplots(-(-len(cols) // 3), 3, figsize=(7.0, 1.1 + 1.9 * 2),
+                                 sharex=True, squeeze=False, layout="constrained")
+        axes = list(grid.ravel())
+        for ax in axes[len(cols):]:
+            ax.remove()
+        axes = axes[:len(cols)]
         for ax, col in zip(axes, cols):
             for agent in looks.order:
                 t = summary[sel & (summary.agent == agent)].sort_values("cells")
                 t = t[t[col] > 0]
                 if t.empty:
                     if agent in set(summary.agent):
-                        idle.append(f"{looks.label(agent)} ({WORK_TITLES[col]})")
+                        idle.setdefault(looks.label(agent), []).append(col)
                     continue
                 colour, marker = looks.style(agent)
                 ax.plot(t.cells, t[col], color=colour, marker=marker, ms=3,
                         label=looks.label(agent))
+            if not ax.lines:
+                ax.text(0.5, 0.5, "zero for every agent here", ha="center", va="center",
+                        transform=ax.transAxes)
             ax.set_xscale("log")
             ax.set_yscale("log")
             ax.set_title(f"{WORK_TITLES[col]} a game")
         notes = [f"density {d:g}; {_setting_text(rules, mc)}; the work pass's games "
                  "(counted in the kernels)"]
         if idle:
-            notes.append("zero, not drawn: " + ", ".join(idle))
+            notes.append("zero, not drawn: " + "; ".join(
+                f"{a} ({', '.join(c)})" for a, c in idle.items()))
         finish(fig, axes, "Work per game against the board's cells (log-log)", notes=notes,
                looks=looks)
         for ax in axes:
@@ -165,7 +182,7 @@ def plot_phases(summary, work, base, formats=("png", "pdf")):
             x = np.arange(len(t))
             bottom = np.zeros(len(t))
             for k, p in enumerate(parts):
-                ax.bar(x, shares[:, k], bottom=bottom, color=PHASE_COLOURS[k % 5],
+                ax.bar(x, shares[:, k], bottom=bottom, color=PART_COLOURS[p],
                        label=p, width=0.75)
                 bottom += shares[:, k]
             ax.set_xticks(x, [f"{s}x{s}" for s in t["size"]], rotation=45)
