@@ -15,6 +15,8 @@ from fastsweep.profile.split import knowledge_work
 from fastsweep.runner import play_chunk
 from cli_helper import run_cli
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
 
 # ------------------------------------------------------------------ the statistics
 @pytest.mark.parametrize("df,q", [(1, 12.706), (4, 2.776), (10, 2.228), (30, 2.042),
@@ -177,6 +179,19 @@ def test_profile_folder_resumes_extends_and_reads_back(tmp_path):
         assert os.path.exists(os.path.join(out, f))
     with pytest.raises(ValueError, match="seed"):
         _tiny(["basic"], out, seed=1)
+
+
+def test_a_batched_agent_gets_the_python_split(tmp_path):
+    agent = os.path.join(ROOT, "examples", "batched_numpy.py") + ":CrudeBatch"
+    r = fastsweep.profile([agent], sizes=[8, 12, 16],
+                          densities=[0.15], repeats=2, seconds=0.05, quiet=True)
+    w = r.work
+    assert (w.kind == "python clocks").all()
+    assert (w.phase_agent > 0).all() and (w.phase_engine > 0).all()
+    assert (w.phase_observation > 0).all()
+    # the parts are inside the pass's time (the batch's other work is not in them)
+    parts = w[["phase_agent", "phase_knowledge", "phase_observation", "phase_engine"]]
+    assert (parts.sum(axis=1) <= w.secs * 1.05).all()
 
 
 @pytest.mark.parametrize("kw,match", [

@@ -19,6 +19,7 @@ from ..agents import agent_info, kernels_for
 from ..kernels.engine import game as kg
 from ..kernels.engine import layout as kl
 from ..runner import play_chunk, scores
+from ..user.batch_player import BatchPlayer
 from ..user.python_player import PythonPlayer
 from .split import PY_PARTS, Split
 
@@ -42,19 +43,16 @@ def timed(cfg, seed, first, games) -> dict:
 
 def _player(cfg):
     p = kernels_for(cfg.agent)
-    return p if isinstance(p, PythonPlayer) else None
+    return p if isinstance(p, (PythonPlayer, BatchPlayer)) else None
 
 
 def split_kind(agent) -> str:
     """How the work pass splits the agent's time: ``kernel clocks`` (compiled agents,
-    the user's Numba agents included), ``python clocks`` (a Python ``act`` agent) or
-    ``none`` (a batched agent: its games share each batch step)."""
+    the user's Numba agents included) or ``python clocks`` (a Python ``act`` agent or a
+    batched ``act_batch`` one: its own code, its knowledge, its observation, the
+    engine)."""
     p = agent_info(agent).player
-    if p is None:
-        return "kernel clocks"
-    if isinstance(p, PythonPlayer):
-        return "python clocks"
-    return "kernel clocks" if not hasattr(p, "act_batch") else "none"
+    return "python clocks" if isinstance(p, (PythonPlayer, BatchPlayer)) else "kernel clocks"
 
 
 def counted(cfg, seed, games) -> dict:

@@ -1,10 +1,11 @@
 """Where a Python agent's move time goes: its own code, the knowledge it asks
-(``obs.knowledge``), making its observation, and the engine's move.
+(``obs.knowledge``), making its observation, and the engine's move (for a batched agent:
+its ``act_batch``, the batch's observation and the engine's step of every slot).
 
 Python clocks (``time.perf_counter``) around each part of the player's loop
-(``user/python_player.py``), on in the profile's work pass only: each adds about
-0.2 us a part and a move, which that pass's time per move shows against the timed
-passes' (the profile records both).
+(``user/python_player.py``, ``user/batch_player.py``), on in the profile's work pass
+only: each adds about 0.2 us a part and a call, which that pass's time per game shows
+against the timed passes' (the profile records both).
 """
 from __future__ import annotations
 
@@ -58,9 +59,9 @@ class Split:
             finally:
                 secs["agent"] += perf_counter() - t0
 
-        def timed_obs(*args):
+        def timed_obs(*args, **kw):
             t0 = perf_counter()
-            o = make_obs(*args)
+            o = make_obs(*args, **kw)
             secs["observation"] += perf_counter() - t0
             return o
 

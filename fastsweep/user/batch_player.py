@@ -56,6 +56,7 @@ class BatchPlayer:
         self.act_batch = act_batch
         self.reset = reset
         self.slots = slots
+        self.split = None  # fastsweep.profile's clocks (``profile/split.py``), or None
 
     def play_batch(self, params, fparams, layout, first_game, out, secs, boards):
         games = out.shape[0]
@@ -78,9 +79,12 @@ class BatchPlayer:
         if self.reset is not None:
             self._reset(params, h, w, mines, rules, first_click)
         step = 0
+        act_batch, batch_step, make_obs = self.act_batch, ku.batch_step, BatchObservation
+        if self.split is not None:  # the same loop, each part through a clock
+            act_batch, make_obs, batch_step = self.split.wrap(act_batch, make_obs, batch_step)
         while (status == ku.STEP_GOING).any():
             active = status == ku.STEP_GOING
-            obs = BatchObservation(
+            obs = make_obs(
                 view=_readonly(views.reshape(B, h, w)), active=active,
                 # (copies: the engine reads its info rows; an agent can make a view writeable)
                 new=active & (infos[:, ku.I_MOVE] == 1), game=_readonly(infos[:, ku.I_GAME].copy()),
@@ -88,15 +92,15 @@ class BatchPlayer:
                 last=_readonly(infos[:, ku.I_LAST].copy()),
                 order=_readonly(orders), mines=mines, rules=rules, first_click=first_click)
             try:
-                moves = self.act_batch(obs)
+                moves = act_batch(obs)
             except AGENT_FAILURES as e:
                 games_on = infos[active, ku.I_GAME]
                 raise AgentError(f"agent {self.name!r}, batch step {step} (games "
                                  f"{games_on.min()}..{games_on.max()} in play): raised "
                                  f"{type(e).__name__}: {e}") from e
             moves = self._check(moves, B, infos, active)
-            nxt = ku.batch_step(SS, params, layout, scratch, views, infos, orders, moves,
-                                out, boards, first_game, nxt, end, status)
+            nxt = batch_step(SS, params, layout, scratch, views, infos, orders, moves,
+                             out, boards, first_game, nxt, end, status)
             bad = np.flatnonzero(status < 0)
             if bad.size:
                 b = bad[0]
