@@ -125,6 +125,7 @@ def test_counters_agree_with_a_plain_count_of_the_components():
 
 @pytest.mark.parametrize("agent,opts", [("basic", {}), ("probability", {}),
                                         ("inference", {"mine_count": True}),
+                                        ("bruteforce", {}),
                                         ("lookahead", {"rules": "classic", "mine_count": True})])
 def test_clocks_and_counters_change_no_game(agent, opts):
     cfg = make_config(agent, 9, density=0.15, **opts)

@@ -49,7 +49,11 @@ from ...engine.env import (
     flat, mines_left, mines_left_known, ncells, w_hidden, w_mask, w_status, word,
 )
 from ...jit import njit
-from ...engine.layout import C_KMINES, C_OFF, C_P, C_PLANEOF, F_NBR, F_NNB, HIDDEN, REVEALED
+from ...engine.layout import (
+    C_KMINES, C_OFF, C_P, C_PLANEOF, F_NBR, F_NNB, HIDDEN, REVEALED, WK_ANALYSES,
+    WK_COMPONENTS, WK_COMP_MAX, WK_STATES,
+)
+from ...engine.work import count_work, max_work
 
 #: Result of :func:`analyse`: frontier components ``enumerated`` and ``skipped`` (larger
 #: than the largest enumerated), cells ``decided``, ``summin`` the sum of the enumerated
@@ -278,6 +282,15 @@ def analyse(S, maxc, ded, share):
             k += 1
         kmin[b] = k
         summin += k
+        # the profile's work counters (engine/work.py): a component, its cells, the
+        # layouts it found
+        count_work(S, WK_COMPONENTS, 1)
+        max_work(S, WK_COMP_MAX, m)
+        found = 0
+        for k in range(m + 1):
+            found += cnt[b, k]
+        count_work(S, WK_STATES, min(found, 2 ** 30))
+    count_work(S, WK_ANALYSES, 1)
     told = S[n, C_KMINES] >= 0
     L = mines_left_known(S)
     decided = 0
