@@ -26,6 +26,8 @@ from .style import Looks, STYLE, finish, panels, save
 WORK_TITLES = {"analyses": "analyses", "components": "components counted",
                "comp_max": "largest component (cells)", "states": "DP states",
                "whatifs": "what-if positions", "allocs": "Numba allocations"}
+# what a part is called in the legend ("rules": everything outside the other phases)
+PART_LABELS = {"rules": "rules and the rest (moves, scans, the agent's own)"}
 # each part its own colour, in every panel: the kernel phases, then the Python parts
 PART_COLOURS = {"rules": "#BBBBBB", "frontier": "#0072B2", "count": "#E69F00",
                 "combine": "#009E73", "whatif": "#CC79A7", "agent": "#332288",
@@ -51,6 +53,9 @@ def plot_scaling(summary, fits, base, formats=("png", "pdf"), looks=None):
     boxes = [(s, d) for s in _settings(summary) for d in sorted(summary["density"].unique())]
     with plt.rc_context(STYLE):
         fig, axes = panels(len(boxes))
+        # each panel's legend (an agent a line) below it: the figure grows to hold them
+        rows = -(-len(boxes) // (len(boxes) if len(boxes) <= 4 else 3))
+        fig.set_figheight(0.9 + rows * (2.1 + 0.18 * (len(looks.order) + 1)))
         for ax, ((rules, mc), d) in zip(axes, boxes):
             sel = ((summary.rules == rules) & (summary.mine_count == mc)
                    & np.isclose(summary.density, d))
@@ -84,7 +89,7 @@ def plot_scaling(summary, fits, base, formats=("png", "pdf"), looks=None):
             ax.set_yscale("log")
             ax.set_title(f"density {d:g}; {_setting_text(rules, mc)}")
             # (below the panel: inside it, the box covered points)
-            ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), fontsize=5.5,
+            ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.24), fontsize=5.5,
                       title="agent: exponent [95% CI]", title_fontsize=5.5, frameon=False)
             ax.grid(True, which="major")
         for ax in axes:
@@ -159,40 +164,50 @@ def plot_work(summary, base, formats=("png", "pdf"), looks=None):
 
 def plot_phases(summary, work, base, formats=("png", "pdf")):
     """``fig_phases`` (see the module doc); returns the files."""
+    from matplotlib.patches import Patch
+
     looks = Looks(summary["agent"].unique())
     d = _middle(work["density"])
     rules, mc = _settings(summary)[0]
     w = work[(work.rules == rules) & (work.mine_count == mc) & np.isclose(work.density, d)]
     agents = [a for a in looks.order if a in set(w.agent)]
+    ncols = min(4, len(agents))
+    nrows = -(-len(agents) // ncols)
+    seen = []
     with plt.rc_context(STYLE):
-        fig, axes = plt.subplots(1, len(agents), figsize=(min(7.0, 2.4 * len(agents)), 2.8),
-                                 squeeze=False, layout="constrained")
-        for ax, agent in zip(axes[0], agents):
+        fig, grid = plt.subplots(nrows, ncols, figsize=(7.0, 1.0 + 1.75 * nrows),
+                                 sharey=True, squeeze=False, layout="constrained")
+        cells = list(grid.ravel())
+        for ax in cells[len(agents):]:
+            ax.remove()
+        for ax, agent in zip(cells, agents):
             t = w[w.agent == agent].sort_values("cells")
             kind = t["kind"].iloc[0]
             parts = [p for p in phase_names(kind) if "phase_" + p in t]
-            if not parts:
-                ax.text(0.5, 0.5, "no split\n(batched agent)", ha="center", va="center",
-                        transform=ax.transAxes)
-                ax.set_title(looks.label(agent))
-                continue
             shares = t[["phase_" + p for p in parts]].to_numpy(float)
             tot = shares.sum(axis=1, keepdims=True)
             shares = np.divide(shares, tot, out=np.zeros_like(shares), where=tot > 0)
             x = np.arange(len(t))
             bottom = np.zeros(len(t))
             for k, p in enumerate(parts):
-                ax.bar(x, shares[:, k], bottom=bottom, color=PART_COLOURS[p],
-                       label=p, width=0.75)
+                ax.bar(x, shares[:, k], bottom=bottom, color=PART_COLOURS[p], width=0.75)
                 bottom += shares[:, k]
-            ax.set_xticks(x, [f"{s}x{s}" for s in t["size"]], rotation=45)
+                if p not in seen:
+                    seen.append(p)
+            ax.set_xticks(x, [f"{s}" for s in t["size"]])
             ax.set_ylim(0, 1)
-            ax.set_title(f"{looks.label(agent)} ({kind})")
-            ax.legend(fontsize=5.5, loc="upper center", bbox_to_anchor=(0.5, -0.28),
-                      ncol=3, frameon=False)
-        axes[0][0].set_ylabel("share of the time")
+            ax.set_title(looks.label(agent) + (" (Python clocks)" if kind == "python clocks"
+                                               else ""))
+        for row in grid:
+            row[0].set_ylabel("share of the time")
+        for ax in cells[max(0, len(agents) - ncols):len(agents)]:
+            ax.set_xlabel("board side")
+        fig.legend(handles=[Patch(color=PART_COLOURS[p], label=PART_LABELS.get(p, p))
+                            for p in seen],
+                   loc="outside lower center", ncol=min(len(seen), 9), frameon=False)
         fig.suptitle(f"Where the time goes, by board size: density {d:g}, "
-                     f"{_setting_text(rules, mc)}", fontsize=7)
+                     f"{_setting_text(rules, mc)}; kernel phase clocks unless marked",
+                     fontsize=7)
     return save(fig, base, formats)
 
 
