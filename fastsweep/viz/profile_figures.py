@@ -39,7 +39,10 @@ def _setting_text(rules, mc):
 
 
 def _settings(summary):
-    return sorted({(r, bool(m)) for r, m in zip(summary["rules"], summary["mine_count"])})
+    """The (rules, told the total) settings, keep-going first (the figures with one
+    setting show the first)."""
+    return sorted({(r, bool(m)) for r, m in zip(summary["rules"], summary["mine_count"])},
+                  key=lambda s: (s[0] != "keep-going", s))
 
 
 def _middle(values):

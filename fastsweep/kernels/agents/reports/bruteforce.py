@@ -50,10 +50,10 @@ from ...engine.env import (
 )
 from ...jit import njit
 from ...engine.layout import (
-    C_KMINES, C_OFF, C_P, C_PLANEOF, F_NBR, F_NNB, HIDDEN, REVEALED, WK_ANALYSES,
+    C_KMINES, C_OFF, C_P, C_PLANEOF, F_NBR, F_NNB, HIDDEN, PH_COUNT, REVEALED, WK_ANALYSES,
     WK_COMPONENTS, WK_COMP_MAX, WK_STATES,
 )
-from ...engine.work import count_work, max_work
+from ...engine.work import count_work, enter, leave, max_work
 
 #: Result of :func:`analyse`: frontier components ``enumerated`` and ``skipped`` (larger
 #: than the largest enumerated), cells ``decided``, ``summin`` the sum of the enumerated
@@ -268,6 +268,7 @@ def analyse(S, maxc, ded, share):
     rem = np.empty(ncmax, np.int64)
     unk = np.empty(ncmax, np.int64)
     left = np.empty(ncmax, np.int64)
+    ph = enter(S, PH_COUNT)  # (the profile's phase clocks: the enumeration counts)
     for b in range(ncomp):
         m = mstart[b + 1] - mstart[b]
         if row0[b] < 0:
@@ -291,6 +292,7 @@ def analyse(S, maxc, ded, share):
             found += cnt[b, k]
         count_work(S, WK_STATES, min(found, 2 ** 30))
     count_work(S, WK_ANALYSES, 1)
+    leave(S, ph)
     told = S[n, C_KMINES] >= 0
     L = mines_left_known(S)
     decided = 0
