@@ -124,7 +124,7 @@ def test_script_without_a_folder_runs(script, args, line):
 
 def test_reproduce_lists_its_plan():
     text = _run("reproduce.py", ["--list"])
-    assert "reproduce: 21 step(s) into results/" in text
+    assert "reproduce: 22 step(s) into results/" in text
     assert "solver-bench     -> results/bench_solver/" in text
 
 

@@ -98,7 +98,7 @@ def profile(agents, sizes=DEFAULT_SIZES, densities=DEFAULT_DENSITIES, rules="kee
     >>> import fastsweep
     >>> r = fastsweep.profile(["basic"], sizes=[8, 16, 32], densities=[0.1], repeats=2,
     ...                       seconds=0.05, quiet=True)
-    >>> r.fits.loc[r.fits.quantity == "time", "exponent"].between(0.3, 2.0).all()
+    >>> bool(r.fits.loc[r.fits.quantity == "time", "exponent"].between(0.3, 2.0).all())
     True
     """
     single = {o.name for o in sweep_options("single")}

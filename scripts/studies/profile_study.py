@@ -9,7 +9,7 @@ exponents (n = cells), and ``rele_time.csv``: the Rutgers report's runtime cells
 Re-running resumes; the committed results/profiling/ is made by scripts/reproduce.py.
 
 Usage: python3 scripts/studies/profile_study.py [--quick] [--out DIR] [--seconds 1.5]
-  --quick   seconds: basic and probability, sizes 8..32, one density
+  --quick   seconds: basic and subset, sizes 8..32, one density
 """
 import os
 
@@ -59,14 +59,14 @@ def rele_time(seed, seconds):
 
 def main(argv=None):
     ap = parser("profile_study", __doc__, workers=False,
-                quick="seconds: basic and probability, sizes 8..32, one density")
+                quick="seconds: basic and subset, sizes 8..32, one density")
     ap.add_argument("--seconds", type=float, default=1.5,
                     help="about how long an agent's repeats at one board take")
     a = parse(ap, argv)
     import fastsweep
     from fastsweep.viz.profile_figures import plot_profile
 
-    agents = ["basic", "probability"] if a.quick else list(fastsweep.AGENTS)
+    agents = ["basic", "subset"] if a.quick else list(fastsweep.AGENTS)
     sizes, dens = (SIZES[:3], DENSITIES[:1]) if a.quick else (SIZES, DENSITIES)
     secs = 0.05 if a.quick else a.seconds
     r = fastsweep.profile(agents, sizes=sizes, densities=dens,
