@@ -4,8 +4,8 @@ its ``act_batch``, the batch's observation and the engine's step of every slot).
 
 Python clocks (``time.perf_counter``) around each part of the player's loop
 (``user/python_player.py``, ``user/batch_player.py``), on in the profile's work pass
-only: each adds about 0.2 us a part and a call, which that pass's time per game shows
-against the timed passes' (the profile records both).
+only: what they cost shows in that pass's time per game against the timed passes' (the
+profile records both).
 """
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ Phase clocks: when a profile asks for them (``params[P_PROFILE]``, copied to WK_
 the code that starts a phase calls :func:`enter` and, when done, :func:`leave` with what
 it returned; the time between two switches goes to the phase that was running, so nested
 phases (an analysis inside a what-if) are counted once, in the inner phase. A switch is
-one read of the monotonic clock (about 25 ns); without the flag it is one load and a
+one read of the monotonic clock; without the flag it is one load and a
 branch. The time before the first switch of a game, and after the last, is PH_RULES.
 """
 import numpy as np
