@@ -13,6 +13,7 @@ takes an agent's name; its moves are ``(row, col)``, :class:`Safe` and :class:`F
 (``reveal`` / ``safe`` / ``flag``: the move codes of the batched and Numba forms).
 :func:`warm` compiles (or loads) the families' kernels ahead of a batch of work.
 :func:`profile` times agents as the board grows and counts the work that explains it.
+:func:`benchmark` plays a named, versioned suite and returns an agent's card.
 """
 from .advisor.advice import Advice
 from .advisor.manual import advise
@@ -21,6 +22,7 @@ from .studies.hard import hard_board
 from .inference import deduce, mine_probabilities, outcome_probabilities
 from .advisor.manual import ManualGame
 from .advisor.position_text import parse_position
+from .benchmark import benchmark  # the function; the module stays importable
 from .profile import profile  # the function; the module stays importable
 from .runner import run
 from .sweep import load, sweep  # sweep: the function; the module stays importable
@@ -28,7 +30,7 @@ from .trace import play
 from .warmup import warm
 from .user import AgentError, Flag, Guess, NumbaAgent, Safe, check_agent, flag, reveal, safe
 
-__all__ = ["AGENTS", "Advice", "ManualGame", "advise", "deduce", "hard_board", "load",
+__all__ = ["AGENTS", "Advice", "ManualGame", "advise", "benchmark", "deduce", "hard_board", "load",
            "mine_probabilities", "outcome_probabilities", "parse_position", "play", "profile", "run",
            "sweep", "warm", "AgentError", "check_agent", "Flag", "Guess", "NumbaAgent", "Safe", "flag", "reveal", "safe"]
 __version__ = "0.1.0"

@@ -1,5 +1,5 @@
 """Command line: ``fastsweep run | play | bench | sweep | plot | table | hardboard |
-check-agent | profile | advise``
+check-agent | profile | benchmark | advise``
 (argparse).
 
 Every subcommand validates through the same wrappers as the Python API, and every error is
@@ -166,11 +166,13 @@ def build_parser():
     from .check import add_parsers as add_check
     from .hard import add_parsers as add_hard
     from .profile import add_parsers as add_profile
+    from .benchmark import add_parsers as add_benchmark
 
     add_advise(sub)  # fastsweep advise: the advisor (position or interactive game)
     add_hard(sub)  # fastsweep hardboard: layouts an agent scores low on
     add_check(sub)  # fastsweep check-agent: the agent contract on a user's agent
     add_profile(sub)  # fastsweep profile: time and work as the board grows
+    add_benchmark(sub)  # fastsweep benchmark: an agent's card on a standard suite
     refuse_repeats(p)
     return p
 

@@ -1,0 +1,77 @@
+"""A standard benchmark for Minesweeper agents: named, versioned suites (``suites.py``)
+played by the sweep driver, and a card per agent (``card.py``).
+
+:func:`benchmark` plays a suite's boards with the agent and the suite's reference agents
+on the same games (the sweep's common random numbers), so every difference on the card
+is paired. The games, hence every number but the times, depend only on the suite (and
+an explicit ``games`` override, which the card marks as not comparable).
+"""
+from __future__ import annotations
+
+import os
+
+from ..studies.script_args import provenance as _provenance
+from ..user.resolve import resolve_agent
+from .card import make_card, write_card
+from .suites import SUITES, get_suite, label, suite_hash  # noqa: F401 (re-exported)
+
+
+def _pair(pairs, agent, ref):
+    """The pairs row of (agent, ref) as ref - agent (a dict)."""
+    for _, p in pairs.iterrows():
+        if p["agent_a"] == agent and p["agent_b"] == ref:
+            return p.to_dict()
+        if p["agent_a"] == ref and p["agent_b"] == agent:
+            q = p.to_dict()
+            for d, lo, hi in (("mean_diff", "ci_low", "ci_high"),
+                              ("win_diff", "win_diff_low", "win_diff_high")):
+                q[d], q[lo], q[hi] = -p[d], -p[hi], -p[lo]
+            return q
+    return None
+
+
+def benchmark(agent, suite="classic", games=None, workers=None, out=None, quiet=True,
+              backend="process", scheduler=None):
+    """Play ``suite`` (a name, ``"classic@1"`` for a version) with ``agent`` (a built-in
+    name, an import path or an agent object) and its reference agents; returns the card
+    (a dict; :func:`fastsweep.benchmark.card.card_markdown` renders it). With ``out``,
+    the boards' sweep folders go under ``out/boards/`` (resumable: re-running adds what
+    is missing) and the card to ``out/card.json`` and ``out/card.md``.
+
+    ``games`` overrides the suite's games a board (a quick look: the card says it is
+    not comparable with the suite's cards).
+
+    Example
+    -------
+    >>> from fastsweep.benchmark import benchmark
+    >>> c = benchmark("basic", "classic", games=200, workers=1)
+    >>> c["label"].startswith("classic@1 #"), [b["board"] for b in c["boards"]]
+    (True, ['beginner', 'intermediate', 'expert'])
+    """
+    from ..sweep import sweep
+
+    s = get_suite(suite) if isinstance(suite, str) else suite
+    name = resolve_agent(agent)
+    n = s["games"] if games is None else int(games)
+    if n < 2:
+        raise ValueError(f"games: at least 2 a board, got {games!r}")
+    members = [name] + [r for r in s["references"] if r != name]
+    boards = {}
+    for b in s["boards"]:
+        kw = dict(mines=[b["mines"]]) if b.get("mines") is not None else dict(
+            densities=[b["density"]])
+        folder = None if out is None else os.path.join(os.fspath(out), "boards", b["key"])
+        first_cell = tuple(b["first_cell"]) if isinstance(b["first_cell"], list) else \
+            b["first_cell"]
+        r = sweep(members, (b["height"], b["width"]), rules=b["rules"],
+                  mine_count=[b["mine_count"]], games=n, seed=s["seed"], workers=workers,
+                  out=folder, quiet=quiet, first_click=b["first_click"],
+                  first_cell=first_cell, backend=backend, scheduler=scheduler, **kw)
+        row = r.summary[r.summary.agent == name].iloc[0].to_dict()
+        pairs = {ref: _pair(r.pairs, name, ref) for ref in members[1:]}
+        boards[b["key"]] = (row, {k: v for k, v in pairs.items() if v is not None}, None)
+    prov = dict(_provenance(), seed=s["seed"], workers=workers)
+    card = make_card(s, name, label(s), boards, prov, n, games is not None)
+    if out is not None:
+        write_card(card, os.path.join(os.fspath(out), "card"))
+    return card
