@@ -31,7 +31,7 @@ def _pair(pairs, agent, ref):
 
 
 def benchmark(agent, suite="classic", games=None, workers=None, out=None, quiet=True,
-              backend="process", scheduler=None):
+              backend="process", scheduler=None, boards=None):
     """Play ``suite`` (a name, ``"classic@1"`` for a version) with ``agent`` (a built-in
     name, an import path or an agent object) and its reference agents; returns the card
     (a dict; :func:`fastsweep.benchmark.card.card_markdown` renders it). With ``out``,
@@ -39,7 +39,9 @@ def benchmark(agent, suite="classic", games=None, workers=None, out=None, quiet=
     is missing) and the card to ``out/card.json`` and ``out/card.md``.
 
     ``games`` overrides the suite's games a board (a quick look: the card says it is
-    not comparable with the suite's cards).
+    not comparable with the suite's cards). ``boards``: the folder of the boards' sweeps
+    instead of ``out/boards`` (cards of several agents can share it: the references'
+    games are played once).
 
     Example
     -------
@@ -55,12 +57,16 @@ def benchmark(agent, suite="classic", games=None, workers=None, out=None, quiet=
     n = s["games"] if games is None else int(games)
     if n < 2:
         raise ValueError(f"games: at least 2 a board, got {games!r}")
-    members = [name] + [r for r in s["references"] if r != name]
-    boards = {}
+    # (the references first, in the suite's order, then the agent: every card of a suite
+    # plays the same sweep, so cards can share its folder and its references' games)
+    members = list(s["references"]) + ([name] if name not in s["references"] else [])
+    rows = {}
     for b in s["boards"]:
         kw = dict(mines=[b["mines"]]) if b.get("mines") is not None else dict(
             densities=[b["density"]])
-        folder = None if out is None else os.path.join(os.fspath(out), "boards", b["key"])
+        where = boards if boards is not None else (
+            None if out is None else os.path.join(os.fspath(out), "boards"))
+        folder = None if where is None else os.path.join(os.fspath(where), b["key"])
         first_cell = tuple(b["first_cell"]) if isinstance(b["first_cell"], list) else \
             b["first_cell"]
         r = sweep(members, (b["height"], b["width"]), rules=b["rules"],
@@ -68,10 +74,11 @@ def benchmark(agent, suite="classic", games=None, workers=None, out=None, quiet=
                   out=folder, quiet=quiet, first_click=b["first_click"],
                   first_cell=first_cell, backend=backend, scheduler=scheduler, **kw)
         row = r.summary[r.summary.agent == name].iloc[0].to_dict()
-        pairs = {ref: _pair(r.pairs, name, ref) for ref in members[1:]}
-        boards[b["key"]] = (row, {k: v for k, v in pairs.items() if v is not None}, None)
+        pairs = {ref: _pair(r.pairs, name, ref) for ref in members if ref != name}
+        rows[b["key"]] = (row, {k: v for k, v in pairs.items() if v is not None}, None)
     prov = dict(_provenance(), seed=s["seed"], workers=workers)
-    card = make_card(s, name, label(s), boards, prov, n, games is not None)
+    card = make_card(s, name, label(s), rows, prov, n, games is not None)
     if out is not None:
+        os.makedirs(os.fspath(out), exist_ok=True)
         write_card(card, os.path.join(os.fspath(out), "card"))
     return card
