@@ -61,6 +61,8 @@ CASES = [
     ("bench/profile_agents.py", ["--quick"], ["profile.csv", "fig_time.png"]),
     ("studies/profile_study.py", ["--quick"], ["timing.csv", "fits.csv", "claims.csv",
                                               "fig_scaling.png", "fig_phases.png"]),
+    ("studies/benchmark_cards.py", ["--quick"], ["classic-v1/pseq/card.json",
+                                                 "classic-v1/boards/expert/summary.csv"]),
     pytest.param("bench/bench_targets.py", ["--rev", "HEAD", "--quick"], ["bench_targets.csv"],
                  marks=pytest.mark.slow),  # (HEAD's basic family under another name: a minute)
 ]
@@ -124,7 +126,7 @@ def test_script_without_a_folder_runs(script, args, line):
 
 def test_reproduce_lists_its_plan():
     text = _run("reproduce.py", ["--list"])
-    assert "reproduce: 22 step(s) into results/" in text
+    assert "reproduce: 23 step(s) into results/" in text
     assert "solver-bench     -> results/bench_solver/" in text
 
 
