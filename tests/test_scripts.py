@@ -62,7 +62,9 @@ CASES = [
     ("studies/profile_study.py", ["--quick"], ["timing.csv", "fits.csv", "claims.csv",
                                               "fig_scaling.png", "fig_phases.png"]),
     ("studies/benchmark_cards.py", ["--quick"], ["classic-v1/pseq/card.json",
-                                                 "classic-v1/boards/expert/summary.csv"]),
+                                                 "classic-v1/boards/expert/summary.csv",
+                                                 "classic-v1/compare.png",
+                                                 "assignment-v1/basic/card.md"]),
     pytest.param("bench/bench_targets.py", ["--rev", "HEAD", "--quick"], ["bench_targets.csv"],
                  marks=pytest.mark.slow),  # (HEAD's basic family under another name: a minute)
 ]

@@ -9,10 +9,12 @@ an explicit ``games`` override, which the card marks as not comparable).
 from __future__ import annotations
 
 import os
+import tempfile
 
 from ..studies.script_args import provenance as _provenance
 from ..user.resolve import resolve_agent
 from .card import make_card, write_card
+from .references import resolve_references, seed_boards
 from .suites import SUITES, get_suite, label, suite_hash  # noqa: F401 (re-exported)
 
 
@@ -31,7 +33,7 @@ def _pair(pairs, agent, ref):
 
 
 def benchmark(agent, suite="classic", games=None, workers=None, out=None, quiet=True,
-              backend="process", scheduler=None, boards=None):
+              backend="process", scheduler=None, boards=None, references="auto"):
     """Play ``suite`` (a name, ``"classic@1"`` for a version) with ``agent`` (a built-in
     name, an import path or an agent object) and its reference agents; returns the card
     (a dict; :func:`fastsweep.benchmark.card.card_markdown` renders it). With ``out``,
@@ -41,7 +43,10 @@ def benchmark(agent, suite="classic", games=None, workers=None, out=None, quiet=
     ``games`` overrides the suite's games a board (a quick look: the card says it is
     not comparable with the suite's cards). ``boards``: the folder of the boards' sweeps
     instead of ``out/boards`` (cards of several agents can share it: the references'
-    games are played once).
+    games are played once). ``references``: where the references' games come from:
+    ``"auto"`` (the default) the repository's committed records of the suite
+    (``results/benchmark/<suite>-v<N>/boards``, copied, so only ``agent`` is played),
+    ``None`` to play them in this run, or a boards folder of another run.
 
     Example
     -------
@@ -50,8 +55,6 @@ def benchmark(agent, suite="classic", games=None, workers=None, out=None, quiet=
     >>> c["label"].startswith("classic@1 #"), [b["board"] for b in c["boards"]]
     (True, ['beginner', 'intermediate', 'expert'])
     """
-    from ..sweep import sweep
-
     s = get_suite(suite) if isinstance(suite, str) else suite
     name = resolve_agent(agent)
     n = s["games"] if games is None else int(games)
@@ -60,13 +63,37 @@ def benchmark(agent, suite="classic", games=None, workers=None, out=None, quiet=
     # (the references first, in the suite's order, then the agent: every card of a suite
     # plays the same sweep, so cards can share its folder and its references' games)
     members = list(s["references"]) + ([name] if name not in s["references"] else [])
-    rows = {}
+    source = resolve_references(references, s)
+    where = boards if boards is not None else (
+        None if out is None else os.path.join(os.fspath(out), "boards"))
+    with tempfile.TemporaryDirectory(prefix="fastsweep-benchmark-") as tmp:
+        if where is None and source is not None:
+            where = tmp  # the references' records need a folder to be read into
+        rows, seeded = _play(s, name, members, n, where, source, workers, quiet, backend,
+                             scheduler)
+    prov = dict(_provenance(), seed=s["seed"], workers=workers)
+    reused = (f"taken from the records in {', '.join(sorted(seeded))} (not replayed "
+              "here)" if seeded else None)
+    card = make_card(s, name, label(s), rows, prov, n, games is not None, reused)
+    if out is not None:
+        os.makedirs(os.fspath(out), exist_ok=True)
+        write_card(card, os.path.join(os.fspath(out), "card"))
+    return card
+
+
+def _play(s, name, members, n, where, source, workers, quiet, backend, scheduler):
+    """Each board's sweep; returns (rows for make_card, the folders whose references'
+    records were reused)."""
+    from ..sweep import sweep
+
+    rows, seeded = {}, set()
     for b in s["boards"]:
         kw = dict(mines=[b["mines"]]) if b.get("mines") is not None else dict(
             densities=[b["density"]])
-        where = boards if boards is not None else (
-            None if out is None else os.path.join(os.fspath(out), "boards"))
         folder = None if where is None else os.path.join(os.fspath(where), b["key"])
+        came = seed_boards(source, b["key"], folder)
+        if came:
+            seeded.add(came)
         first_cell = tuple(b["first_cell"]) if isinstance(b["first_cell"], list) else \
             b["first_cell"]
         r = sweep(members, (b["height"], b["width"]), rules=b["rules"],
@@ -76,9 +103,4 @@ def benchmark(agent, suite="classic", games=None, workers=None, out=None, quiet=
         row = r.summary[r.summary.agent == name].iloc[0].to_dict()
         pairs = {ref: _pair(r.pairs, name, ref) for ref in members if ref != name}
         rows[b["key"]] = (row, {k: v for k, v in pairs.items() if v is not None}, None)
-    prov = dict(_provenance(), seed=s["seed"], workers=workers)
-    card = make_card(s, name, label(s), rows, prov, n, games is not None)
-    if out is not None:
-        os.makedirs(os.fspath(out), exist_ok=True)
-        write_card(card, os.path.join(os.fspath(out), "card"))
-    return card
+    return rows, seeded

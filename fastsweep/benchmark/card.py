@@ -10,10 +10,16 @@ approximation), given for the half-width of each paired difference's interval.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 
-from .suites import label, suite_hash
+from .suites import suite_hash
+
+# a card's fields that depend on the machine and the run, not on the games: left out of
+# its results digest, so two cards of one agent and suite from any machine, worker count
+# or backend have the same digest
+RUN_FIELDS = ("us_per_game",)
 
 
 def games_needed(std_per_game: float, half_width_points: float) -> int:
@@ -32,9 +38,58 @@ def _pct(v):
     return None if v is None or (isinstance(v, float) and math.isnan(v)) else round(100 * v, 3)
 
 
-def make_card(suite, agent, label_, boards, provenance, games, overridden):
+def results_digest(card) -> str:
+    """16 hex digits of the card's results: the suite (name, version, hash), the agent, the
+    games and every board's numbers, but not the machine, date or times. Two cards of one
+    agent on one suite made on other machines, worker counts or backends have the same
+    digest (the games are fixed by the suite; the tests and the benchmark page check it)."""
+    keep = {k: card[k] for k in ("suite", "version", "hash", "agent", "measure", "games",
+                                 "games_overridden")}
+    keep["boards"] = [{k: v for k, v in b.items() if k not in RUN_FIELDS}
+                      for b in card["boards"]]
+    text = json.dumps(keep, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def stopping_rule(card) -> str:
+    """The card's stopping rule, in words."""
+    return (f"a fixed {card['games']:,} games a board in the suite's game order, decided "
+            "before play (not adaptive: the intervals keep their nominal 95% coverage)")
+
+
+def claims(card) -> list[str]:
+    """What the card's games can and cannot support, one sentence a board and reference:
+    a paired difference whose interval holds 0 is not shown, and the games a difference of
+    its size would need are given; a 0.5-point claim beyond the games is said so."""
+    out = []
+    for b in card["boards"]:
+        for ref, v in sorted(b["versus"].items()):
+            d, lo, hi, n = v["diff"], v["low"], v["high"], v["games"]
+            std = v.get("std")
+            if lo > 0 or hi < 0:
+                who = ref if d > 0 else card["agent"]
+                text = (f"{b['board']}: {who} wins more than "
+                        f"{card['agent'] if who == ref else ref} by {abs(d):.2f} points "
+                        f"[{min(abs(lo), abs(hi)):.2f}, {max(abs(lo), abs(hi)):.2f}] "
+                        f"on {n:,} paired games")
+            else:
+                need = (games_needed(std, abs(d)) if std and abs(d) > 0 else None)
+                text = (f"{b['board']}: no difference shown between {card['agent']} and "
+                        f"{ref} ({d:+.2f} [{lo:+.2f}, {hi:+.2f}] on {n:,} games)"
+                        + (f"; a difference of {abs(d):.2f} points would need about "
+                           f"{need:,} paired games" if need else ""))
+            half = v.get("games_for_half_point")
+            if half and half > n:
+                text += (f"; pinning it to +-0.5 points is beyond these games (that needs "
+                         f"about {half:,} paired games)")
+            out.append(text)
+    return out
+
+
+def make_card(suite, agent, label_, boards, provenance, games, overridden, references=None):
     """The card's dict. ``boards``: per board key, (summary row of the agent, {reference:
-    pairs row (reference - agent)}, the agent's per-game std of the measure)."""
+    pairs row (reference - agent)}, unused). ``references``: where the references' games
+    came from (a sentence)."""
     measure = suite["measure"]
     lo_col, hi_col = ("win_low", "win_high") if measure == "win_rate" else ("ci_low", "ci_high")
     rows = []
@@ -49,6 +104,7 @@ def make_card(suite, agent, label_, boards, provenance, games, overridden):
             # the paired std a game, from the interval's half-width and the games played
             std = half / 1.96 * math.sqrt(p["games"]) if p["games"] > 0 else float("nan")
             refs[ref] = dict(diff=_pct(d), low=_pct(dl), high=_pct(dh), games=int(p["games"]),
+                             std=round(std, 6) if std == std else None,
                              games_for_half_point=games_needed(std, 0.5) if std == std else None)
         rows.append(dict(board=b["key"], height=b["height"], width=b["width"],
                          mines=b.get("mines"), density=b.get("density"),
@@ -57,9 +113,14 @@ def make_card(suite, agent, label_, boards, provenance, games, overridden):
                          us_per_game=round(float(row["us_per_game"]), 2),
                          versus=refs,
                          published=[p for p in suite["published"] if p["board"] == b["key"]]))
-    return dict(card=1, suite=suite["name"], version=suite["version"],
+    card = dict(card=1, suite=suite["name"], version=suite["version"],
                 hash=suite_hash(suite), label=label_, agent=agent, measure=measure,
-                games=games, games_overridden=overridden, boards=rows, **provenance)
+                games=games, games_overridden=overridden, boards=rows,
+                references_from=references or "played in this run", **provenance)
+    card["stopping_rule"] = stopping_rule(card)
+    card["claims"] = claims(card)
+    card["results_digest"] = results_digest(card)
+    return card
 
 
 def card_markdown(card) -> str:
@@ -70,7 +131,10 @@ def card_markdown(card) -> str:
            + (" — **games overridden: not comparable with the suite's cards**"
               if card["games_overridden"] else "")
            + f"; {card.get('machine')}, fastsweep {card.get('fastsweep')}, "
-           f"{card.get('date')}.", "",
+           f"{card.get('date')}. Results digest `{card.get('results_digest')}` (the same "
+           "for this agent and suite on any machine or worker count).", "",
+           f"Stopping rule: {card.get('stopping_rule') or stopping_rule(card)}. The "
+           f"references' games: {card.get('references_from', 'played in this run')}.", "",
            f"| board | {m} [95% CI] | us a game | published (same conditions) |",
            "|---|---|---|---|"]
     for r in card["boards"]:
@@ -90,6 +154,9 @@ def card_markdown(card) -> str:
                              f"{v['diff']:+.2f} [{v['low']:+.2f}, {v['high']:+.2f}] "
                              f"({v['games_for_half_point']:,})")
             out.append(f"| {r['board']} | " + " | ".join(cells) + " |")
+    said = card.get("claims") or claims(card)
+    if said:
+        out += ["", "What these games support:", ""] + [f"* {c}" for c in said]
     return "\n".join(out) + "\n"
 
 
@@ -129,10 +196,12 @@ def compare(cards) -> str:
                     f"{first['agent']!r}'s {first[key]!r}: cards of different suite "
                     "versions (or game counts) are not on the same games")
     m = "win rate (%)" if first["measure"] == "win_rate" else "mean score (%)"
+    # a row a board, a column a card: suites have more boards than cards have agents
     out = [f"{first['label']}, {first['games']:,} games a board; {m}, 95% CI", "",
-           "| agent | " + " | ".join(b["board"] for b in first["boards"]) + " |",
-           "|---|" + "---|" * len(first["boards"])]
-    for c in cards:
-        out.append(f"| {c['agent']} | " + " | ".join(
-            f"{b['value']:.2f} [{b['low']:.2f}, {b['high']:.2f}]" for b in c["boards"]) + " |")
+           "| board | " + " | ".join(c["agent"] for c in cards) + " |",
+           "|---|" + "---|" * len(cards)]
+    for i, b in enumerate(first["boards"]):
+        out.append(f"| {b['board']} | " + " | ".join(
+            f"{c['boards'][i]['value']:.2f} [{c['boards'][i]['low']:.2f}, "
+            f"{c['boards'][i]['high']:.2f}]" for c in cards) + " |")
     return "\n".join(out) + "\n"

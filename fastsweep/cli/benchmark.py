@@ -13,15 +13,22 @@ def cmd_benchmark(a):
     if a.agent == "compare":
         if not a.cards:
             raise ValueError("cards: give the cards to compare (their card.json files)")
-        print(compare([read_card(p) for p in a.cards]), end="")
+        cards = [read_card(p) for p in a.cards]
+        print(compare(cards), end="")
+        if a.figure:
+            from ..viz.benchmark_figures import plot_compare
+            print("wrote", ", ".join(plot_compare(cards, a.figure)))
         return
+    if a.figure:
+        raise ValueError("figure: only `fastsweep benchmark compare` draws a figure")
     if a.cards:
         raise ValueError(f"cards: only `fastsweep benchmark compare` takes cards, got "
                          f"{' '.join(a.cards)}")
     if a.out is None:
         raise ValueError("out: give --out DIR (the card and the boards' games go there)")
     card = benchmark(a.agent, a.suite, games=a.games, workers=a.workers, out=a.out,
-                     quiet=a.quiet)
+                     quiet=a.quiet, backend=a.backend, scheduler=a.scheduler,
+                     references=None if a.replay_references else "auto")
     print(card_markdown(card), end="")
     print(f"wrote {a.out}/card.json, {a.out}/card.md")
 
@@ -44,5 +51,15 @@ def add_parsers(sub):
                         "comparable)")
     p.add_argument("--workers", type=_at_least(1), default=None, help="processes")
     p.add_argument("--out", default=None, help="the card's folder")
+    p.add_argument("--replay-references", action="store_true",
+                   help="play the reference agents' games here instead of reusing the "
+                        "repository's committed records of them (the same games)")
+    p.add_argument("--backend", choices=("process", "dask"), default="process",
+                   help="where the games run (as for `fastsweep sweep`)")
+    p.add_argument("--scheduler", default=None,
+                   help="with --backend dask: the scheduler's address (default: a local "
+                        "cluster)")
+    p.add_argument("--figure", default=None, metavar="BASE",
+                   help="with compare: also draw the figure to BASE.png and BASE.pdf")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_benchmark)
