@@ -61,6 +61,7 @@ CASES = [
     ("bench/profile_agents.py", ["--quick"], ["profile.csv", "fig_time.png"]),
     ("studies/profile_study.py", ["--quick"], ["timing.csv", "fits.csv", "claims.csv",
                                               "fig_scaling.png", "fig_phases.png"]),
+    ("bench/bench_card_time.py", ["--quick"], ["time.csv"]),
     ("studies/benchmark_cards.py", ["--quick"], ["classic-v1/pseq/card.json",
                                                  "classic-v1/boards/expert/summary.csv",
                                                  "classic-v1/compare.png",

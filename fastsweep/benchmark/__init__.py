@@ -71,7 +71,8 @@ def benchmark(agent, suite="classic", games=None, workers=None, out=None, quiet=
             where = tmp  # the references' records need a folder to be read into
         rows, seeded = _play(s, name, members, n, where, source, workers, quiet, backend,
                              scheduler)
-    prov = dict(_provenance(), seed=s["seed"], workers=workers)
+    prov = dict(_provenance(), seed=s["seed"], workers=workers, backend=backend,
+                codegen=_codegen())
     reused = (f"taken from the records in {', '.join(sorted(seeded))} (not replayed "
               "here)" if seeded else None)
     card = make_card(s, name, label(s), rows, prov, n, games is not None, reused)
@@ -79,6 +80,16 @@ def benchmark(agent, suite="classic", games=None, workers=None, out=None, quiet=
         os.makedirs(os.fspath(out), exist_ok=True)
         write_card(card, os.path.join(os.fspath(out), "card"))
     return card
+
+
+def _codegen() -> str:
+    """The CPU the kernels were compiled for (NUMBA_CPU_NAME, or the host's): a card made
+    with other machine code must still have the same results digest."""
+    from numba.core import config
+    if config.CPU_NAME:
+        return str(config.CPU_NAME)
+    import llvmlite.binding as llvm
+    return f"host ({llvm.get_host_cpu_name()})"
 
 
 def _play(s, name, members, n, where, source, workers, quiet, backend, scheduler):
