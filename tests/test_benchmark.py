@@ -143,7 +143,7 @@ def test_claims_say_what_the_games_support():
     assert said[0].startswith("expert: no difference shown between mine and lookahead")
     # a 0.2-point difference with a paired std of 0.25 a game needs (1.96*0.25/0.002)^2
     assert f"{games_needed(0.25, 0.2):,} paired games" in said[0] and "beyond" not in said[0]
-    assert said[1] == ("expert: pseq wins more than mine by 3.80 points [3.30, 4.30] on "
+    assert said[1] == ("expert: pseq wins more often than mine by 3.80 points [3.30, 4.30] on "
                        "40,000 paired games")
 
 
@@ -182,3 +182,28 @@ def test_compare_figure(tmp_path, capsys):
     code, _, err = run_cli(capsys, "benchmark", "basic", "--figure", "x", "--out",
                            str(tmp_path / "y"))
     assert code == 2 and "figure: only" in err
+
+
+def test_card_identity_compares_every_game(tmp_path):
+    """scripts/bench/card_identity.py's game-by-game check sees one changed game."""
+    import importlib.util
+    import shutil
+    root = os.path.join(os.path.dirname(__file__), "..")
+    spec = importlib.util.spec_from_file_location(
+        "card_identity", os.path.join(root, "scripts", "bench", "card_identity.py"))
+    ci = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ci)
+    committed = os.path.join(root, "results", "benchmark", "classic-v1", "boards")
+    copy = tmp_path / "boards" / "beginner"
+    copy.mkdir(parents=True)
+    src = os.path.join(committed, "beginner", "chunks.jsonl")
+    shutil.copyfile(src, copy / "chunks.jsonl")
+    games, same = ci.same_games(str(tmp_path / "boards"), committed)
+    assert games == 3 * 40_000 and same
+    lines = (copy / "chunks.jsonl").read_text().splitlines()
+    rec = json.loads(lines[5])
+    member = sorted(rec["xs"])[0]
+    rec["xs"][member][0] = 1 - rec["xs"][member][0] if rec["xs"][member][0] <= 1 else 0
+    lines[5] = json.dumps(rec)
+    (copy / "chunks.jsonl").write_text("\n".join(lines) + "\n")
+    assert ci.same_games(str(tmp_path / "boards"), committed) == (games, False)

@@ -62,13 +62,14 @@ def claims(card) -> list[str]:
     a paired difference whose interval holds 0 is not shown, and the games a difference of
     its size would need are given; a 0.5-point claim beyond the games is said so."""
     out = []
+    verb = "wins more often than" if card["measure"] == "win_rate" else "scores higher than"
     for b in card["boards"]:
         for ref, v in sorted(b["versus"].items()):
             d, lo, hi, n = v["diff"], v["low"], v["high"], v["games"]
             std = v.get("std")
             if lo > 0 or hi < 0:
                 who = ref if d > 0 else card["agent"]
-                text = (f"{b['board']}: {who} wins more than "
+                text = (f"{b['board']}: {who} {verb} "
                         f"{card['agent'] if who == ref else ref} by {abs(d):.2f} points "
                         f"[{min(abs(lo), abs(hi)):.2f}, {max(abs(lo), abs(hi)):.2f}] "
                         f"on {n:,} paired games")

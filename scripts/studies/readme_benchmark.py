@@ -71,11 +71,13 @@ def identity():
     if not os.path.exists(path):
         return "(no identity check recorded yet: scripts/bench/card_identity.py)"
     df = pd.read_csv(path)
-    out = ["| card | made on | workers | backend | results digest | same as the committed card |",
-           "|---|---|---|---|---|---|"]
+    out = ["| card | made on | workers | backend | results digest | same digest as the "
+           "committed card | games compared, each the same score and outcome |",
+           "|---|---|---|---|---|---|---|"]
     for _, r in df.iterrows():
         out.append(f"| {r['agent']} on {r['suite']} | {r['machine']} | {r['workers']} | "
-                   f"{r['backend']} | `{r['digest']}` | {'yes' if r['same'] else '**no**'} |")
+                   f"{r['backend']} | `{r['digest']}` | {'yes' if r['same'] else '**no**'} | "
+                   f"{r['games']:,}: {'yes' if r['games_same'] else '**no**'} |")
     return "\n".join(out)
 
 
