@@ -46,8 +46,12 @@ STEPS = {
     "profile": ("bench/profile_agents.py", [], [], "profile", (5, 0.2)),
     # issue 59: every agent's growth with the board, its work and where its time goes
     "profiling": ("studies/profile_study.py", [], [], "profiling", (30, 0.3)),
-    # issue 60: the benchmark's reference cards on the classic suite
-    "benchmark": ("studies/benchmark_cards.py", [], [], "benchmark", (6, 0.3)),
+    # issue 60: the benchmark's reference cards of both suites (the records users' cards
+    # reuse), and how long a card takes
+    "benchmark": ("studies/benchmark_cards.py", [], ["--workers", "2"], "benchmark",
+                  (5, 0.3)),
+    "card-time": ("bench/bench_card_time.py", [], ["--workers", "2"], "bench_cards",
+                  (3.5, 0.3)),
     "bench": ("bench/bench.py", [], ["--repeats", "3"], "bench", (3, 0.1)),  # (cold compiles)
     "inference": ("bench/bench_inference.py", [], [], "bench_inference", (20, 0.1)),
     "hard-views": ("bench/bench_hard_views.py", [], [], "bench_hard_views", (8, 0.1)),

@@ -12,7 +12,8 @@ compile cache included), wall seconds:
 
 Usage: python3 scripts/bench/bench_card_time.py [--quick] [--workers 2] [--out DIR]
   --quick  200 games a board
-Measured: results/benchmark/time.csv, rendered on docs/pages/studies/benchmark.md.
+Measured: results/bench_cards/time.csv (reproduce step card-time), rendered on
+docs/pages/studies/benchmark.md.
 """
 import csv
 import os

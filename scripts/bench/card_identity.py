@@ -11,8 +11,10 @@ games' results, not two versions' card formats.
 
 Usage: python3 scripts/bench/card_identity.py --agent probability [--suite classic]
            [--workers N] [--backend process|dask] [--cpu generic] [--folder DIR]
-           [--out results/benchmark]
-Measured: results/benchmark/identity.csv, rendered on docs/pages/studies/benchmark.md.
+           [--cards results/benchmark] [--out results/benchmark_identity]
+Measured: results/benchmark_identity/identity.csv (rows appended by hand-run checks: not
+a reproduce step, since a check on another machine's code takes a fresh compile), rendered
+on docs/pages/studies/benchmark.md.
 """
 import argparse
 import csv
@@ -60,13 +62,16 @@ def main(argv=None):
     ap.add_argument("--cpu", default=None, help="NUMBA_CPU_NAME for the card's process")
     ap.add_argument("--folder", default=None,
                     help="record the card made in this folder instead of making one")
-    ap.add_argument("--out", default=os.path.join(ROOT, "results", "benchmark"))
+    ap.add_argument("--cards", default=os.path.join(ROOT, "results", "benchmark"),
+                    help="the committed cards' folder")
+    ap.add_argument("--out", default=os.path.join(ROOT, "results", "benchmark_identity"),
+                    help="the folder of identity.csv")
     a = ap.parse_args(argv)
     from fastsweep.benchmark import benchmark, get_suite
     from fastsweep.benchmark.card import read_card, results_digest
 
     s = get_suite(a.suite)
-    suite_dir = os.path.join(a.out, f"{s['name']}-v{s['version']}")
+    suite_dir = os.path.join(a.cards, f"{s['name']}-v{s['version']}")
     committed = read_card(os.path.join(suite_dir, a.agent, "card.json"))
     boards = os.path.join(suite_dir, "boards")
     with tempfile.TemporaryDirectory() as tmp:
@@ -91,6 +96,7 @@ def main(argv=None):
                workers=card.get("workers"), backend=card.get("backend", a.backend),
                digest=mine, committed=theirs, same=mine == theirs, games=games,
                games_same=equal)
+    os.makedirs(a.out, exist_ok=True)
     target = os.path.join(a.out, "identity.csv")
     new = not os.path.exists(target)
     with open(target, "a", newline="") as f:

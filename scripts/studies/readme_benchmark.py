@@ -1,8 +1,8 @@
 """The benchmark's reference cards (blocks ``benchmark-classic``,
 ``benchmark-classic-pairs``, ``benchmark-assignment`` and ``benchmark-identity``), from
 ``results/benchmark/<suite>-v<N>/<agent>/card.json`` (``fastsweep benchmark``) and
-``results/benchmark/identity.csv`` (scripts/bench/card_identity.py) and
-``results/benchmark/time.csv`` (scripts/bench/bench_card_time.py; block
+``results/benchmark_identity/identity.csv`` (scripts/bench/card_identity.py) and
+``results/bench_cards/time.csv`` (scripts/bench/bench_card_time.py; block
 ``benchmark-time``).
 
 Renderer for :mod:`readme_tables`.
@@ -67,7 +67,7 @@ def assignment():
 
 
 def identity():
-    path = os.path.join(RES, "identity.csv")
+    path = os.path.join(ROOT, "results", "benchmark_identity", "identity.csv")
     if not os.path.exists(path):
         return "(no identity check recorded yet: scripts/bench/card_identity.py)"
     df = pd.read_csv(path)
@@ -82,7 +82,7 @@ def identity():
 
 
 def card_time():
-    path = os.path.join(RES, "time.csv")
+    path = os.path.join(ROOT, "results", "bench_cards", "time.csv")
     if not os.path.exists(path):
         return "(no timing recorded yet: scripts/bench/bench_card_time.py)"
     df = pd.read_csv(path)
