@@ -184,21 +184,15 @@ def test_compare_figure(tmp_path, capsys):
     assert code == 2 and "figure: only" in err
 
 
-def test_card_identity_compares_every_game(tmp_path):
-    """scripts/bench/card_identity.py's game-by-game check sees one changed game."""
-    import importlib.util
+def test_same_games_sees_one_changed_game(tmp_path):
     import shutil
+    from fastsweep.benchmark.identity import same_games
     root = os.path.join(os.path.dirname(__file__), "..")
-    spec = importlib.util.spec_from_file_location(
-        "card_identity", os.path.join(root, "scripts", "bench", "card_identity.py"))
-    ci = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(ci)
     committed = os.path.join(root, "results", "benchmark", "classic-v1", "boards")
     copy = tmp_path / "boards" / "beginner"
     copy.mkdir(parents=True)
-    src = os.path.join(committed, "beginner", "chunks.jsonl")
-    shutil.copyfile(src, copy / "chunks.jsonl")
-    games, same = ci.same_games(str(tmp_path / "boards"), committed)
+    shutil.copyfile(os.path.join(committed, "beginner", "chunks.jsonl"), copy / "chunks.jsonl")
+    games, same = same_games(str(tmp_path / "boards"), committed)
     assert games == 3 * 40_000 and same
     lines = (copy / "chunks.jsonl").read_text().splitlines()
     rec = json.loads(lines[5])
@@ -206,4 +200,4 @@ def test_card_identity_compares_every_game(tmp_path):
     rec["xs"][member][0] = 1 - rec["xs"][member][0] if rec["xs"][member][0] <= 1 else 0
     lines[5] = json.dumps(rec)
     (copy / "chunks.jsonl").write_text("\n".join(lines) + "\n")
-    assert ci.same_games(str(tmp_path / "boards"), committed) == (games, False)
+    assert same_games(str(tmp_path / "boards"), committed) == (games, False)

@@ -62,6 +62,7 @@ CASES = [
     ("studies/profile_study.py", ["--quick"], ["timing.csv", "fits.csv", "claims.csv",
                                               "fig_scaling.png", "fig_phases.png"]),
     ("bench/bench_card_time.py", ["--quick"], ["time.csv"]),
+    ("bench/card_identity.py", ["--quick"], ["identity.csv"]),
     ("studies/benchmark_cards.py", ["--quick"], ["classic-v1/pseq/card.json",
                                                  "classic-v1/boards/expert/summary.csv",
                                                  "classic-v1/compare.png",
@@ -129,7 +130,7 @@ def test_script_without_a_folder_runs(script, args, line):
 
 def test_reproduce_lists_its_plan():
     text = _run("reproduce.py", ["--list"])
-    assert "reproduce: 23 step(s) into results/" in text
+    assert "reproduce: 25 step(s) into results/" in text
     assert "solver-bench     -> results/bench_solver/" in text
 
 

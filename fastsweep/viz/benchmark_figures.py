@@ -9,6 +9,7 @@ rates differ by tens of points), so compare within a panel.
 """
 from __future__ import annotations
 
+import os
 import textwrap
 
 import matplotlib.pyplot as plt
@@ -35,6 +36,7 @@ def _rows(cards, board):
 def plot_compare(cards, base, formats=("png", "pdf")):
     """Draw the compare figure of ``cards`` (one suite version, checked by
     :func:`fastsweep.benchmark.card.compare` first) to ``base.<fmt>``; returns the files."""
+    os.makedirs(os.path.dirname(os.path.abspath(base)), exist_ok=True)
     looks = Looks([c["agent"] for c in cards])
     boards = [b["board"] for b in cards[0]["boards"]]
     measure = "win rate (%)" if cards[0]["measure"] == "win_rate" else "mean score (%)"

@@ -22,7 +22,7 @@ import sys
 import tempfile
 import time
 
-from fastsweep.studies.script_args import parse, parser, provenance
+from fastsweep.studies.script_args import parse, parser, provenance, write_run
 
 CASES = {
     "reuse": ("import sys; from fastsweep.benchmark import benchmark; "
@@ -64,6 +64,7 @@ def main(argv=None):
         w.writeheader()
         for r in rows:
             w.writerow(dict(r, date=prov["date"], machine=prov["machine"]))
+    print("wrote", write_run(a, cases=len(rows)))
 
 
 if __name__ == "__main__":

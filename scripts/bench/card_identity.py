@@ -1,111 +1,74 @@
-"""Are two cards of one agent and suite identical when made elsewhere? Makes the card of
-AGENT on SUITE from scratch (the references' games replayed, nothing reused) in a fresh
-process with the given workers, backend and kernel codegen (NUMBA_CPU_NAME=generic
-compiles the kernels for a generic x86-64 CPU: other machine code, as on another
-machine), compares its results digest with the committed card's and every game's score and outcome
-with the committed records' (every agent of the suite's sweep), and appends a row to
-OUT/identity.csv. ``--folder DIR`` records a card made elsewhere (``fastsweep benchmark
-... --out DIR``, perhaps by an older fastsweep) instead: its card is re-derived from the
-games in DIR/boards by this code (nothing is played), so that the digests compare the
-games' results, not two versions' card formats.
+"""Is a card the same when made elsewhere? Each check makes a card from scratch (every
+game played, the references' too) in a fresh process with its own workers, backend and
+kernel codegen (NUMBA_CPU_NAME=generic compiles every kernel for a generic x86-64 CPU:
+other machine code, as on another machine), and compares it with the card derived from
+the committed records (results/benchmark/<suite>-v<N>/boards, nothing played): the
+results digest, and every game's score and outcome of every agent of the suite's sweep.
 
-Usage: python3 scripts/bench/card_identity.py --agent probability [--suite classic]
-           [--workers N] [--backend process|dask] [--cpu generic] [--folder DIR]
-           [--cards results/benchmark] [--out results/benchmark_identity]
-Measured: results/benchmark_identity/identity.csv (rows appended by hand-run checks: not
-a reproduce step, since a check on another machine's code takes a fresh compile), rendered
-on docs/pages/studies/benchmark.md.
+The checks: `probability` on classic with kernels for a generic CPU on 1 worker (the
+committed records: host CPU, 2 workers), and `basic` on assignment on a local Dask
+cluster of 2 workers. ``--quick``: the same at 60 games a board, with the host's kernels
+(the generic CPU's would be a compile of minutes).
+
+Usage: python3 scripts/bench/card_identity.py [--quick] [--out DIR]
+Measured: results/benchmark_identity/identity.csv, on docs/pages/studies/benchmark.md.
 """
-import argparse
 import csv
-import json
 import os
 import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from fastsweep.studies.script_args import parse, parser, write_run
+
+# (agent, suite, workers, backend, NUMBA_CPU_NAME or None for the host's)
+CHECKS = [("probability", "classic", 1, "process", "generic"),
+          ("basic", "assignment", 2, "dask", None)]
 MAKE = ("import sys; from fastsweep.benchmark import benchmark; "
-        "benchmark(sys.argv[1], sys.argv[2], workers=int(sys.argv[3]), backend=sys.argv[4], "
-        "out=sys.argv[5], references=None, quiet=True)")
+        "benchmark(sys.argv[1], sys.argv[2], games=None if sys.argv[6] == '-' else "
+        "int(sys.argv[6]), workers=int(sys.argv[3]), backend=sys.argv[4], out=sys.argv[5], "
+        "references=None, quiet=True)")
 
 
-def _scores(boards):
-    """{(board, chunk key, index, member): (per-game scores, wins)} of a boards folder."""
-    out = {}
-    for board in sorted(os.listdir(boards)):
-        path = os.path.join(boards, board, "chunks.jsonl")
-        if not os.path.isfile(path):
-            continue
-        with open(path) as f:
-            for line in f:
-                r = json.loads(line)
-                for m, xs in (r.get("xs") or {}).items():
-                    out[(board, r["key"], r["k"], m)] = (xs, r["ws"][m])
-    return out
+def check(agent, suite, workers, backend, cpu, games):
+    """One check's row."""
+    from fastsweep.benchmark import benchmark, get_suite
+    from fastsweep.benchmark.card import read_card, results_digest
+    from fastsweep.benchmark.identity import same_games
+    from fastsweep.benchmark.references import committed_boards
 
-
-def same_games(boards, committed) -> tuple[int, bool]:
-    """(games compared, whether every one's score and outcome is the same) over the
-    members and chunks both boards folders hold."""
-    a, b = _scores(boards), _scores(committed)
-    both = sorted(set(a) & set(b))
-    return sum(len(a[k][0]) for k in both), all(a[k] == b[k] for k in both)
+    committed = committed_boards(get_suite(suite))
+    with tempfile.TemporaryDirectory() as tmp:
+        made, there = os.path.join(tmp, "made"), os.path.join(tmp, "committed")
+        env = dict(os.environ, **({"NUMBA_CPU_NAME": cpu} if cpu else {}))
+        subprocess.run([sys.executable, "-c", MAKE, agent, suite, str(workers), backend,
+                        made, "-" if games is None else str(games)], check=True, env=env)
+        card = read_card(os.path.join(made, "card.json"))
+        # the committed card at the same games: every game taken from the records
+        ref = benchmark(agent, suite, games=games, workers=1, out=there)
+        n, equal = same_games(os.path.join(made, "boards"), committed)
+    mine, theirs = results_digest(card), results_digest(ref)
+    return dict(agent=agent, suite=card["label"], games_a_board=card["games"],
+                date=card["date"], machine=f"{card['machine']}, kernels for "
+                                           f"{card.get('codegen')}",
+                workers=workers, backend=backend, digest=mine, committed=theirs,
+                same=mine == theirs, games=n, games_same=equal)
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--agent", required=True)
-    ap.add_argument("--suite", default="classic")
-    ap.add_argument("--workers", type=int, default=1)
-    ap.add_argument("--backend", default="process", choices=("process", "dask"))
-    ap.add_argument("--cpu", default=None, help="NUMBA_CPU_NAME for the card's process")
-    ap.add_argument("--folder", default=None,
-                    help="record the card made in this folder instead of making one")
-    ap.add_argument("--cards", default=os.path.join(ROOT, "results", "benchmark"),
-                    help="the committed cards' folder")
-    ap.add_argument("--out", default=os.path.join(ROOT, "results", "benchmark_identity"),
-                    help="the folder of identity.csv")
-    a = ap.parse_args(argv)
-    from fastsweep.benchmark import benchmark, get_suite
-    from fastsweep.benchmark.card import read_card, results_digest
-
-    s = get_suite(a.suite)
-    suite_dir = os.path.join(a.cards, f"{s['name']}-v{s['version']}")
-    committed = read_card(os.path.join(suite_dir, a.agent, "card.json"))
-    boards = os.path.join(suite_dir, "boards")
-    with tempfile.TemporaryDirectory() as tmp:
-        if a.folder is None:
-            env = dict(os.environ, **({"NUMBA_CPU_NAME": a.cpu} if a.cpu else {}))
-            subprocess.run([sys.executable, "-c", MAKE, a.agent, a.suite, str(a.workers),
-                            a.backend, tmp], check=True, env=env)
-            card = read_card(os.path.join(tmp, "card.json"))
-            games, equal = same_games(os.path.join(tmp, "boards"), boards)
-        else:
-            made = read_card(os.path.join(a.folder, "card.json"))
-            card = benchmark(a.agent, a.suite, boards=os.path.join(a.folder, "boards"),
-                             references=None, workers=1)
-            card.update({k: made.get(k, card.get(k)) for k in ("date", "machine", "workers",
-                                                              "backend")})
-            card["codegen"] = made.get("codegen") or a.cpu
-            games, equal = same_games(os.path.join(a.folder, "boards"), boards)
-    mine, theirs = results_digest(card), results_digest(committed)
-    row = dict(agent=a.agent, suite=card["label"], date=card["date"],
-               machine=f"{card['machine']}, kernels for "
-                       f"{card.get('codegen') or a.cpu or 'the host CPU'}",
-               workers=card.get("workers"), backend=card.get("backend", a.backend),
-               digest=mine, committed=theirs, same=mine == theirs, games=games,
-               games_same=equal)
-    os.makedirs(a.out, exist_ok=True)
-    target = os.path.join(a.out, "identity.csv")
-    new = not os.path.exists(target)
-    with open(target, "a", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(row))
-        if new:
-            w.writeheader()
-        w.writerow(row)
-    print(row)
-    return 0 if row["same"] and equal else 1
+    ap = parser("card_identity", __doc__, quick="60 games a board", workers=False)
+    a = parse(ap, argv)
+    rows = []
+    for agent, suite, workers, backend, cpu in CHECKS:
+        rows.append(check(agent, suite, workers, backend, None if a.quick else cpu,
+                          60 if a.quick else None))
+        print(rows[-1])
+    with open(os.path.join(a.out, "identity.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    print("wrote", write_run(a, checks=len(rows)))
+    return 0 if all(r["same"] and r["games_same"] for r in rows) else 1
 
 
 if __name__ == "__main__":
