@@ -130,6 +130,9 @@ def test_cli_benchmark_compare_and_its_errors(capsys, tmp_path):
     code, _, err = run_cli(capsys, "benchmark", "basic", "--suite", "nope", "--out",
                            str(tmp_path / "x"))
     assert code == 2 and "unknown suite" in err
+    code, _, err = run_cli(capsys, "benchmark", "basic", "--games", "5", "--references",
+                           str(tmp_path / "none"), "--out", str(tmp_path / "x"))
+    assert code == 2 and "references:" in err and "is not a folder" in err
 
 
 def test_claims_say_what_the_games_support():

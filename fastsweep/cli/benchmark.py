@@ -28,7 +28,7 @@ def cmd_benchmark(a):
         raise ValueError("out: give --out DIR (the card and the boards' games go there)")
     card = benchmark(a.agent, a.suite, games=a.games, workers=a.workers, out=a.out,
                      quiet=a.quiet, backend=a.backend, scheduler=a.scheduler,
-                     references=None if a.replay_references else "auto")
+                     references=None if a.replay_references else a.references)
     print(card_markdown(card), end="")
     print(f"wrote {a.out}/card.json, {a.out}/card.md")
 
@@ -54,6 +54,9 @@ def add_parsers(sub):
     p.add_argument("--replay-references", action="store_true",
                    help="play the reference agents' games here instead of reusing the "
                         "repository's committed records of them (the same games)")
+    p.add_argument("--references", default="auto", metavar="DIR",
+                   help="the boards folder of the references' games to reuse (default: the "
+                        "repository's committed results/benchmark/<suite>-v<N>/boards)")
     p.add_argument("--backend", choices=("process", "dask"), default="process",
                    help="where the games run (as for `fastsweep sweep`)")
     p.add_argument("--scheduler", default=None,
