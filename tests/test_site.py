@@ -1,9 +1,11 @@
 """The documentation site (docs/mkdocs.yml, pages under docs/pages/) builds without a
 warning, and the README is a short front page whose links lead to pages that exist."""
+import json
 import os
 import re
 import subprocess
 import sys
+from html.parser import HTMLParser
 
 import pytest
 
@@ -63,9 +65,63 @@ def test_the_site_builds_strictly(tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
     assert "WARNING" not in r.stderr, r.stderr
     # the pages the README links to, the figures from results/, the API and the CLI page
-    assert (site / "guide" / "agents" / "index.html").exists()
+    assert (site / "guide" / "agents.html").exists()
     assert (site / "results" / "headline" / "fig_score.png").exists()
-    api = (site / "reference" / "api" / "index.html").read_text(encoding="utf-8")
+    api = (site / "reference" / "api.html").read_text(encoding="utf-8")
     assert "fastsweep.run" in api and "mine_probabilities" in api
-    cli = (site / "reference" / "cli" / "index.html").read_text(encoding="utf-8")
+    cli = (site / "reference" / "cli.html").read_text(encoding="utf-8")
     assert "fastsweep sweep" in cli and "--agents" in cli
+    _check_offline(site)
+
+
+class _Links(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.links, self.scripts = [], []
+
+    def handle_starttag(self, tag, attrs):
+        for k, v in attrs:
+            if k in ("href", "src") and v:
+                self.links.append(v)
+                if tag == "script" and k == "src":
+                    self.scripts.append(v)
+
+
+def _check_offline(site):
+    """The built site works opened from the file system: every local link of every page
+    names a file (not a folder, which file:// shows as a listing), no page loads a script
+    from the network, and the search index is a script that defines it (the offline
+    plugin's), beside the vendored worker shim every page loads."""
+    links = folders = 0
+    missing, remote = [], []
+    for folder, _, names in os.walk(site):
+        for name in names:
+            if not name.endswith(".html") or name == "404.html":  # (404: a server's page)
+                continue
+            page = os.path.join(folder, name)
+            p = _Links()
+            with open(page, encoding="utf-8") as f:
+                p.feed(f.read())
+            remote += [(page, s) for s in p.scripts if re.match(r"^(https?:)?//", s)]
+            for link in p.links:
+                if re.match(r"^[a-z][a-z0-9+.-]*:", link) or link.startswith(("#", "//")):
+                    continue
+                target = link.split("#")[0].split("?")[0]
+                if not target:
+                    continue
+                full = os.path.normpath(os.path.join(folder, target))
+                links += 1
+                if os.path.isdir(full):
+                    folders += 1
+                    missing.append((page, link, "a folder"))
+                elif not os.path.isfile(full):
+                    missing.append((page, link, "missing"))
+    assert links > 1000 and not missing, missing[:10]
+    assert not remote, remote[:5]
+    with open(os.path.join(site, "search", "search_index.js"), encoding="utf-8") as f:
+        text = f.read()
+    assert text.startswith("var __index = ")
+    index = json.loads(text[len("var __index = "):])
+    titles = {d["title"] for d in index["docs"]}
+    assert "Benchmarking an agent" in titles and len(index["docs"]) > 100
+    assert os.path.isfile(os.path.join(site, "assets", "vendor", "iframe-worker-shim.js"))
