@@ -69,7 +69,7 @@ def assignment():
 def identity():
     path = os.path.join(ROOT, "results", "benchmark_identity", "identity.csv")
     if not os.path.exists(path):
-        return "(no identity check recorded yet: scripts/bench/card_identity.py)"
+        return "(no identity check recorded yet: python3 scripts/bench/card_identity.py)"
     df = pd.read_csv(path)
     out = ["| card | made on | workers | backend | results digest | same digest as the "
            "committed card | games compared, each the same score and outcome |",
