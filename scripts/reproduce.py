@@ -52,6 +52,8 @@ STEPS = {
                   (5, 0.3)),
     "card-time": ("bench/bench_card_time.py", [], ["--workers", "2"], "bench_cards",
                   (3.5, 0.3)),
+    # the tutorial's printed outputs and figures (docs/pages/tutorial.md)
+    "tutorial": ("studies/tutorial.py", [], [], "tutorial", (1, 1)),
     # (a card made on other machine code, worker count and backend: the same games)
     "card-identity": ("bench/card_identity.py", [], [], "benchmark_identity", (12, 0.5)),
     "bench": ("bench/bench.py", [], ["--repeats", "3"], "bench", (3, 0.1)),  # (cold compiles)

@@ -45,12 +45,24 @@ ELSEWHERE = {
         "tests/test_own_agents.py::test_the_readme_section_runs",
     ("docs/pages/studies/influence.md", "r = longest_chain_board("):
         "tests/test_influence.py::test_readme_chain_search_example_runs",
+    # the tutorial's steps build on each other: run in order, in one folder
+    ("docs/pages/tutorial.md", "cat > my_agent.py"):
+        "tests/test_scripts.py::test_the_tutorial_runs_in_order",
+    ("docs/pages/tutorial.md", ".venv/bin/fastsweep sweep --agents my_agent.py"):
+        "tests/test_scripts.py::test_the_tutorial_runs_in_order",
+    ("docs/pages/tutorial.md", ".venv/bin/python -c \"import pandas"):
+        "tests/test_scripts.py::test_the_tutorial_runs_in_order",
+    ("docs/pages/tutorial.md", ".venv/bin/fastsweep profile --agents my_agent.py"):
+        "tests/test_scripts.py::test_the_tutorial_runs_in_order",
 }
 # (page, first line) -> why it is not run by the suite
 NOT_RUN = {
     ("README.md", "python3 scripts/main.py"):
         "the Quick start: scripts/test.py is what CI runs (.ci/run), and scripts/main.py "
         "runs in tests/test_scripts.py::test_main_then_the_headline_study_resumes_it",
+    ("docs/pages/tutorial.md", "python3 -m venv .venv"):
+        "the install: the suite runs in an installed environment; the Quick start's "
+        "scripts install it on a fresh machine (CI runs scripts/test.py)",
     ("docs/pages/guide/installation.md", "python3 scripts/main.py"):
         "the Quick start, as in the README",
     ("docs/pages/guide/command-line.md", ".venv/bin/fastsweep bench --quick"):

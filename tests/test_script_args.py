@@ -77,6 +77,8 @@ def test_every_study_and_benchmark_has_a_tiny_run_in_the_tests():
     # (studies/headline.py's tiny mode runs in test_main_then_the_headline_study_resumes_it)
     assert callable(test_scripts.test_main_then_the_headline_study_resumes_it)
     tested.add(test_scripts.HEADLINE[0])
+    assert callable(test_scripts.test_the_tutorial_runs_in_order)
+    tested.add(test_scripts.TUTORIAL[0])
     assert set(_rel(_study_and_bench_scripts())) | {"bench_ab.py"} <= tested
 
 

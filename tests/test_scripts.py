@@ -24,6 +24,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # test_main_then_the_headline_study_resumes_it: main.py runs the same study's main())
 HEADLINE = ("studies/headline.py", ["--quick", "--quiet", "--workers", "1"],
             ["summary.csv", "pairs.csv", "fig_score.png", "fig_diff.png", "fig_win.png"])
+# the tutorial (docs/pages/tutorial.md), run by test_the_tutorial_runs_in_order
+TUTORIAL = ("studies/tutorial.py", ["--quick"], ["outputs.json", "fig_diff.png",
+                                                 "fig_scaling.png"])
 CASES = [
     ("studies/coverage_study.py", ["--quick", "--workers", "1"],
      ["coverage.csv", "fig_coverage.png", "fig_coverage.pdf"]),
@@ -130,7 +133,7 @@ def test_script_without_a_folder_runs(script, args, line):
 
 def test_reproduce_lists_its_plan():
     text = _run("reproduce.py", ["--list"])
-    assert "reproduce: 25 step(s) into results/" in text
+    assert "reproduce: 26 step(s) into results/" in text
     assert "solver-bench     -> results/bench_solver/" in text
 
 
@@ -164,3 +167,21 @@ def test_main_then_the_headline_study_resumes_it(tmp_path):
         in again
     rec = json.load(open(out / "run.json"))
     assert rec["games"] == games and rec["chunks_played"] == 0
+
+
+def test_the_tutorial_runs_in_order(tmp_path):
+    """docs/pages/tutorial.md's blocks, run in order in one folder as a reader runs them
+    (scripts/studies/tutorial.py): each succeeds, the agent the page writes plays, and the
+    figures it shows are made."""
+    script, args, files = TUTORIAL
+    r = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", script), *args, "--out",
+                        str(tmp_path)], cwd=ROOT, capture_output=True, text=True,
+                       timeout=900)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]
+    for f in files:
+        assert (tmp_path / f).exists(), f
+    steps = json.loads((tmp_path / "outputs.json").read_text())["steps"]
+    assert len(steps) == 5
+    assert "agent my_agent.py:Neighbourly" in steps[1]["output"]
+    assert "my_agent.py:Neighbourly probability" in steps[3]["output"]
+    assert "exponents of time per game" in steps[4]["output"]

@@ -21,7 +21,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from ..profile.measure import WORK_COLUMNS, phase_names
-from .style import Looks, STYLE, finish, panels, save
+from .style import Looks, STYLE, finish, panels, save, wrap_text
 
 WORK_TITLES = {"analyses": "analyses", "components": "components counted",
                "comp_max": "largest component (cells)", "states": "DP states",
@@ -98,10 +98,13 @@ def plot_scaling(summary, fits, base, formats=("png", "pdf"), looks=None):
         for ax in axes:
             ax.set_xlabel("cells")
         axes[0].set_ylabel("us a game")
-        fig.suptitle("Time per game against the board's cells (log-log): means of the "
-                     "repeats with 95% intervals\nlines: the power law fitted over the "
-                     "sizes where it holds (dotted: it holds nowhere; fitted on all)",
-                     fontsize=7)
+        # (wrapped to the figure's width: a one-panel figure is narrow)
+        fig.suptitle("\n".join(
+            line for t in ("Time per game against the board's cells (log-log): means of "
+                           "the repeats with 95% intervals",
+                           "lines: the power law fitted over the sizes where it holds "
+                           "(dotted: it holds nowhere; fitted on all)")
+            for line in wrap_text(fig, t, 7)), fontsize=7)
     return save(fig, base, formats)
 
 
@@ -208,9 +211,10 @@ def plot_phases(summary, work, base, formats=("png", "pdf")):
         fig.legend(handles=[Patch(color=PART_COLOURS[p], label=PART_LABELS.get(p, p))
                             for p in seen],
                    loc="outside lower center", ncol=min(len(seen), 9), frameon=False)
-        fig.suptitle(f"Where the time goes, by board size: density {d:g}, "
-                     f"{_setting_text(rules, mc)}; kernel phase clocks unless marked",
-                     fontsize=7)
+        fig.suptitle("\n".join(wrap_text(
+            fig, f"Where the time goes, by board size: density {d:g}, "
+                 f"{_setting_text(rules, mc)}; kernel phase clocks unless marked", 7)),
+            fontsize=7)
     return save(fig, base, formats)
 
 

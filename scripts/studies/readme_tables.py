@@ -33,6 +33,7 @@ import readme_hard  # (the hard-board study's tables)
 import readme_noise  # (the noise studies' tables)
 import readme_profiling  # (the profiling study's tables)
 import readme_benchmark  # (the benchmark's reference cards)
+import readme_tutorial  # (the tutorial's printed outputs)
 import readme_reports  # (the reports' tables)
 from fastsweep.studies.solver_table import markdown as solver_markdown
 
@@ -276,7 +277,7 @@ BLOCKS = {"headline": headline, "headline-prior": headline_prior, "bench-targets
           "inference-games": inference_games, "hard-views": hard_views, "sweeps": sweeps,
           "provenance": provenance, **readme_reports.BLOCKS, **readme_noise.BLOCKS,
           **readme_hard.BLOCKS, **readme_agents.BLOCKS, **readme_compile.BLOCKS,
-          **readme_coverage.BLOCKS, **readme_profiling.BLOCKS, **readme_benchmark.BLOCKS, "solver": lambda: solver_markdown(pd.read_csv(os.path.join(RES, "solver", "table.csv")))}
+          **readme_coverage.BLOCKS, **readme_profiling.BLOCKS, **readme_benchmark.BLOCKS, **readme_tutorial.BLOCKS, "solver": lambda: solver_markdown(pd.read_csv(os.path.join(RES, "solver", "table.csv")))}
 _RE = re.compile(r"(<!-- results:([\w-]+) -->\n)(.*?)(\n<!-- /results:\2 -->)", re.S)
 
 
