@@ -95,7 +95,7 @@ def bench():
             + (f"; {run['note']}" if run.get("note") else "") + "):")
     return (head + "\n\n" + _md(["row", "edited module", "first run of", "process s (wall)",
                                  "CPU s", "compiled"], rows)
-            + "\n\nIssue 56's targets, from the rows above:\n\n"
+            + "\n\nThe targets set for this work, from the rows above:\n\n"
             + _md(["target", "measured", "goal", "verdict"], goals))
 
 
