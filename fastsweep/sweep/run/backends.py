@@ -10,6 +10,9 @@ import signal
 import sys
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
+# seconds a wait for finished chunks lasts before it returns none, so that the driver's
+# progress line keeps its interval while a long chunk runs
+WAIT = 5.0
 
 
 def _worker_init(parent):
@@ -73,9 +76,11 @@ class Pool:
         return self.ex.submit(fn, *args)
 
     def wait(self, fs):
+        """The futures of ``fs`` done within :data:`WAIT` seconds (maybe none: the caller
+        then prints its progress line and waits again)."""
         from concurrent.futures import FIRST_COMPLETED, wait
 
-        return wait(fs, return_when=FIRST_COMPLETED)[0]
+        return wait(fs, timeout=WAIT, return_when=FIRST_COMPLETED)[0]
 
     def close(self, cancel=False):
         if cancel:
@@ -125,14 +130,14 @@ class Dask:
     def wait(self, fs):
         from dask.distributed import wait
 
-        while True:
-            try:
-                return set(wait(list(fs), timeout=5, return_when="FIRST_COMPLETED").done)
-            except TimeoutError:
-                # local workers are not restarted: if one died, its tasks may wait forever
-                if self.local is not None and self.local.exited():
-                    raise RuntimeError(f"a local Dask worker exited: "
-                                       f"{self.local.last_error()}") from None
+        try:
+            return set(wait(list(fs), timeout=WAIT, return_when="FIRST_COMPLETED").done)
+        except TimeoutError:
+            # local workers are not restarted: if one died, its tasks may wait forever
+            if self.local is not None and self.local.exited():
+                raise RuntimeError(f"a local Dask worker exited: "
+                                   f"{self.local.last_error()}") from None
+            return set()  # (none done yet: the caller prints its progress line)
 
     def close(self, cancel=False):
         if self.client is None:  # closed already (the driver and sweep() both close)

@@ -220,6 +220,7 @@ def _execute(plan, pending, params, store, workers, backend, scheduler, timeout,
                     lost.extend(t for ts in inflight.values() for t in ts)
                 ex.close(cancel=True)
                 break
+            progress.update(0)  # (a line is due every interval, chunks finished or not)
             for f in finished:
                 tasks = inflight.pop(f)
                 try:
