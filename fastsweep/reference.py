@@ -51,7 +51,7 @@ def agents_markdown() -> str:
 PAGES = {"options.md": options_markdown, "agents.md": agents_markdown}
 
 
-def cli_markdown(width: int = 100) -> str:
+def cli_markdown(width: int = 86) -> str:
     """The command line's reference page: ``fastsweep --help`` and every command's
     ``--help``, as argparse prints them (``width`` columns)."""
     from .cli.main import build_parser
