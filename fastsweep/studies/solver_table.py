@@ -19,15 +19,15 @@ import numpy as np
 import pandas as pd
 
 # (key, size (H, W), mines, first click, first cell, best published, its source, goal or
-# None)
+# None); "quoted" marks a figure found in no source stored here (it could not be checked)
 ROWS = [
-    ("expert-safe", (16, 30), 99, "safe", (0, 0), 41.13, "Hill (10^7 games)", 41.5),
+    ("expert-safe", (16, 30), 99, "safe", (0, 0), 41.13, "Hill, 10^7 games; quoted", 41.5),
     ("expert-zero", (16, 30), 99, "zero", (3, 3), 54.3, "Hill", 54.5),
-    ("16x16-safe", (16, 16), 40, "safe", (0, 0), 78.23, "PSEQ-D256", 78.5),
-    ("16x16-zero", (16, 16), 40, "zero", (2, 2), 89.08, "PSEQ-D256", 89.3),
-    ("9x9-safe", (9, 9), 10, "safe", (0, 0), 91.69, "PSEQ-D256", 92.0),
-    ("9x9-zero", (9, 9), 10, "zero", (2, 2), 97.17, "PSEQ-D256", 97.3),
-    # not a goal: the check of `pseq` against PSEQ's own published "beginner"
+    ("16x16-safe", (16, 16), 40, "safe", (0, 0), 78.23, "PSEQ-D256; quoted", 78.5),
+    ("16x16-zero", (16, 16), 40, "zero", (2, 2), 89.08, "PSEQ-D256; quoted", 89.3),
+    ("9x9-safe", (9, 9), 10, "safe", (0, 0), 91.69, "PSEQ-D256; quoted", 92.0),
+    ("9x9-zero", (9, 9), 10, "zero", (2, 2), 97.17, "PSEQ-D256; quoted", 97.3),
+    # not a goal: the check of `pseq` against PSEQ's own published "beginner"
     ("8x8-safe", (8, 8), 10, "safe", (0, 0), 81.627, "PSEQ", None),
 ]
 

@@ -34,6 +34,7 @@ import readme_noise  # (the noise studies' tables)
 import readme_profiling  # (the profiling study's tables)
 import readme_benchmark  # (the benchmark's reference cards)
 import readme_tutorial  # (the tutorial's printed outputs)
+import readme_speed  # (the one table of speed against other tools)
 import readme_reports  # (the reports' tables)
 from fastsweep.studies.solver_table import markdown as solver_markdown
 
@@ -113,6 +114,8 @@ def bench_targets():
             where += f", {r.noise}"
         if isinstance(r.mine_count, str) and r.mine_count != "default":
             where += ", total told" if r.mine_count == "yes" else ", total not told"
+        elif isinstance(r.mine_count, str):  # (the default: an agent is not told the total)
+            where += ", total not told"
         rows.append([r.target, where, what, same, r.goal, getattr(r, "source", ""),
                      "met" if target_met(r) else "MISSED"])
     head = (f"{run.get('date', '?')}, {run.get('machine', '?')}, "
@@ -277,7 +280,7 @@ BLOCKS = {"headline": headline, "headline-prior": headline_prior, "bench-targets
           "inference-games": inference_games, "hard-views": hard_views, "sweeps": sweeps,
           "provenance": provenance, **readme_reports.BLOCKS, **readme_noise.BLOCKS,
           **readme_hard.BLOCKS, **readme_agents.BLOCKS, **readme_compile.BLOCKS,
-          **readme_coverage.BLOCKS, **readme_profiling.BLOCKS, **readme_benchmark.BLOCKS, **readme_tutorial.BLOCKS, "solver": lambda: solver_markdown(pd.read_csv(os.path.join(RES, "solver", "table.csv")))}
+          **readme_coverage.BLOCKS, **readme_profiling.BLOCKS, **readme_benchmark.BLOCKS, **readme_tutorial.BLOCKS, **readme_speed.BLOCKS, "solver": lambda: solver_markdown(pd.read_csv(os.path.join(RES, "solver", "table.csv")))}
 _RE = re.compile(r"(<!-- results:([\w-]+) -->\n)(.*?)(\n<!-- /results:\2 -->)", re.S)
 
 
