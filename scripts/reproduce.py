@@ -43,7 +43,6 @@ STEPS = {
     # the solver's sweep folders took hours a row: the step re-derives the table from
     # the committed records (growing them: scripts/studies/solver_study.py, see README)
     "solver": ("studies/solver_study.py", [], ["--table-only"], "solver", (0.5, 0.1)),
-    "profile": ("bench/profile_agents.py", [], [], "profile", (5, 0.2)),
     # issue 59: every agent's growth with the board, its work and where its time goes
     "profiling": ("studies/profile_study.py", [], [], "profiling", (30, 0.3)),
     # issue 60: the benchmark's reference cards of both suites (the records users' cards

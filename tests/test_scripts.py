@@ -61,7 +61,6 @@ CASES = [
     ("bench/bench_solver.py", ["--quick"], ["bench_solver.csv"]),
     ("bench/compile.py", ["--quick", "--only", "cold"], ["compile.csv"]),
     ("studies/compile_figure.py", ["--quick"], ["fig_rekeys.png"]),
-    ("bench/profile_agents.py", ["--quick"], ["profile.csv", "fig_time.png"]),
     ("studies/profile_study.py", ["--quick"], ["timing.csv", "fits.csv", "claims.csv",
                                               "fig_scaling.png", "fig_phases.png"]),
     ("bench/bench_card_time.py", ["--quick"], ["time.csv"]),
@@ -133,7 +132,7 @@ def test_script_without_a_folder_runs(script, args, line):
 
 def test_reproduce_lists_its_plan():
     text = _run("reproduce.py", ["--list"])
-    assert "reproduce: 26 step(s) into results/" in text
+    assert "reproduce: 25 step(s) into results/" in text
     assert "solver-bench     -> results/bench_solver/" in text
 
 

@@ -281,7 +281,7 @@ def time_figure(table, labels=None):
     SweepResult or sweep folder; ``labels``: the agents' names in the legend (see the
     module's doc).
 
-    >>> fig = time_figure(pd.read_csv("results/profile/profile.csv"))  # doctest: +SKIP
+    >>> fig = time_figure(pd.read_csv("out/demo/summary.csv"))  # doctest: +SKIP
     """
     table, looks = _source(table, "summary", labels)
     t = table.dropna(subset=["us_per_game"]).copy()
