@@ -24,7 +24,7 @@ every position" is about.
 
 Usage: python3 scripts/bench/bench_hard_views.py [--quick] [--ms-timeout 60]
                                                 [--ms-cap-gib 4] [--out DIR]
-  --quick   seconds: 2 views of 30x30, one 100x100 view
+  --quick   seconds: 2 views of 30x30, one 100x100 view, ms-toollib's calls cut at 5 s
 Times are medians of up to 5 calls after a warm-up call (1 call when one takes > 2 s).
 """
 from __future__ import annotations
@@ -294,6 +294,8 @@ def main(argv=None):
                     help="address-space cap of the ms-toollib child (GiB)")
     a = parse(ap, argv)
     cap = int(a.ms_cap_gib * (1 << 30))
+    if a.quick:  # (seconds: a hard view can keep ms-toollib busy for a minute)
+        a.ms_timeout = min(a.ms_timeout, 5.0)
     if ms_toollib is None:
         print("ms-toollib not installed: its columns are skipped")
     fastsweep.mine_probabilities(np.full((2, 2), -1, np.int8), 1)  # compile / load
