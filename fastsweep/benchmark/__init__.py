@@ -8,6 +8,7 @@ an explicit ``games`` override, which the card marks as not comparable).
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 
@@ -66,7 +67,8 @@ def benchmark(agent, suite="classic", games=None, workers=None, out=None, quiet=
     source = resolve_references(references, s)
     where = boards if boards is not None else (
         None if out is None else os.path.join(os.fspath(out), "boards"))
-    with tempfile.TemporaryDirectory(prefix="fastsweep-benchmark-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="fastsweep-benchmark-") as tmp, \
+            _one_cluster(backend, scheduler, workers, len(s["boards"])) as scheduler:
         if where is None and source is not None:
             where = tmp  # the references' records need a folder to be read into
         rows, seeded = _play(s, name, members, n, where, source, workers, quiet, backend,
@@ -80,6 +82,26 @@ def benchmark(agent, suite="classic", games=None, workers=None, out=None, quiet=
         os.makedirs(os.fspath(out), exist_ok=True)
         write_card(card, os.path.join(os.fspath(out), "card"))
     return card
+
+
+@contextlib.contextmanager
+def _one_cluster(backend, scheduler, workers, boards):
+    """The scheduler the boards' sweeps share: without one given, a Dask card starts one
+    loopback cluster for all its boards (each board is a sweep of its own, and each would
+    otherwise start and stop a cluster: 16 for the assignment suite)."""
+    if backend != "dask" or scheduler is not None or boards < 2:
+        yield scheduler
+        return
+    try:
+        from ..sweep.run.dask_local import LocalSubprocessCluster
+    except ImportError:  # (the sweep says how to install Dask)
+        yield scheduler
+        return
+    cluster = LocalSubprocessCluster(workers or os.cpu_count() or 1)
+    try:
+        yield cluster.cluster.scheduler_address
+    finally:
+        cluster.close()
 
 
 def _codegen() -> str:

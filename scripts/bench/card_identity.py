@@ -8,8 +8,7 @@ results digest, and every game's score and outcome of every agent of the suite's
 The checks: `probability` on classic with kernels for a generic CPU on 1 worker (the
 committed records: host CPU, 2 workers), and `basic` on assignment on a local Dask
 cluster of 2 workers. ``--quick``: the same at 60 games a board, with the host's kernels
-(the generic CPU's would be a compile of minutes), and the Dask check on the classic suite
-(3 boards: each board's sweep starts its own cluster, 16 of them for assignment).
+(the generic CPU's would be a compile of minutes).
 
 Usage: python3 scripts/bench/card_identity.py [--quick] [--out DIR]
 Measured: results/benchmark_identity/identity.csv, on docs/pages/studies/benchmark.md.
@@ -61,9 +60,8 @@ def main(argv=None):
     a = parse(ap, argv)
     rows = []
     for agent, suite, workers, backend, cpu in CHECKS:
-        if a.quick:
-            suite, cpu = "classic", None
-        rows.append(check(agent, suite, workers, backend, cpu, 60 if a.quick else None))
+        rows.append(check(agent, suite, workers, backend, None if a.quick else cpu,
+                          60 if a.quick else None))
         print(rows[-1])
     with open(os.path.join(a.out, "identity.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
