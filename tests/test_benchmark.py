@@ -168,6 +168,12 @@ def test_a_card_on_dask_is_the_same_card(tmp_path):
     assert a["results_digest"] == b["results_digest"]
 
 
+@pytest.mark.parametrize("games", [1, 2.5, "100", True, -3])
+def test_a_bad_game_count_is_named(games):
+    with pytest.raises(ValueError, match="games: a whole number of games a board"):
+        benchmark("basic", "classic", games=games)
+
+
 def test_references_must_be_a_folder():
     with pytest.raises(ValueError, match="references: .* is not a folder"):
         benchmark("basic", "classic", games=5, references="/no/such/folder")

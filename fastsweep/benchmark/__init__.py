@@ -9,6 +9,7 @@ an explicit ``games`` override, which the card marks as not comparable).
 from __future__ import annotations
 
 import contextlib
+import numbers
 import os
 import tempfile
 
@@ -58,9 +59,11 @@ def benchmark(agent, suite="classic", games=None, workers=None, out=None, quiet=
     """
     s = get_suite(suite) if isinstance(suite, str) else suite
     name = resolve_agent(agent)
+    if games is not None and (isinstance(games, bool) or not isinstance(games, numbers.Integral)
+                              or games < 2):
+        raise ValueError(f"games: a whole number of games a board, at least 2 (or None: "
+                         f"the suite's own), got {games!r}")
     n = s["games"] if games is None else int(games)
-    if n < 2:
-        raise ValueError(f"games: at least 2 a board, got {games!r}")
     # (the references first, in the suite's order, then the agent: every card of a suite
     # plays the same sweep, so cards can share its folder and its references' games)
     members = list(s["references"]) + ([name] if name not in s["references"] else [])
