@@ -138,5 +138,5 @@ def _play(s, name, members, n, where, source, workers, quiet, backend, scheduler
                   first_cell=first_cell, backend=backend, scheduler=scheduler, **kw)
         row = r.summary[r.summary.agent == name].iloc[0].to_dict()
         pairs = {ref: _pair(r.pairs, name, ref) for ref in members if ref != name}
-        rows[b["key"]] = (row, {k: v for k, v in pairs.items() if v is not None}, None)
+        rows[b["key"]] = (row, {k: v for k, v in pairs.items() if v is not None})
     return rows, seeded

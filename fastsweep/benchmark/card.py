@@ -89,13 +89,13 @@ def claims(card) -> list[str]:
 
 def make_card(suite, agent, label_, boards, provenance, games, overridden, references=None):
     """The card's dict. ``boards``: per board key, (summary row of the agent, {reference:
-    pairs row (reference - agent)}, unused). ``references``: where the references' games
-    came from (a sentence)."""
+    pairs row (reference - agent)}). ``references``: where the references' games came
+    from (a sentence)."""
     measure = suite["measure"]
     lo_col, hi_col = ("win_low", "win_high") if measure == "win_rate" else ("ci_low", "ci_high")
     rows = []
     for b in suite["boards"]:
-        row, pairs, _ = boards[b["key"]]
+        row, pairs = boards[b["key"]]
         refs = {}
         for ref, p in pairs.items():
             d, dl, dh = ((p["win_diff"], p["win_diff_low"], p["win_diff_high"])
